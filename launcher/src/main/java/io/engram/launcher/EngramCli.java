@@ -1,0 +1,22 @@
+package io.engram.launcher;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** {@code ./engram}: the local product's command line. */
+@Command(name = "engram",
+        mixinStandardHelpOptions = true,
+        version = "engram 0.1.0",
+        description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
+        subcommands = {StackCommand.class, CommandLine.HelpCommand.class})
+public final class EngramCli {
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs one command line and returns its exit code (used by tests without exiting the JVM). */
+    public static int run(String... args) {
+        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+    }
+}

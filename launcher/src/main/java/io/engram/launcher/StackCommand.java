@@ -1,0 +1,103 @@
+package io.engram.launcher;
+
+import io.engram.model.Topics;
+import io.engram.stack.EmbeddedStack;
+import io.engram.stack.EmbeddedStack.Service;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.errors.TopicExistsException;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "stack", description = "The embedded Kafka, OpenSearch and PostgreSQL.",
+        mixinStandardHelpOptions = true, subcommands = StackCommand.Up.class)
+final class StackCommand {
+
+    @Command(name = "up", mixinStandardHelpOptions = true,
+            description = {"Start the embedded services, print one line per service when it is ready,",
+                    "then stay up until Ctrl-C or SIGTERM and stop cleanly."})
+    static final class Up implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--services", split = ",", paramLabel = "SERVICE",
+                description = "Which services to start (default: all): ${COMPLETION-CANDIDATES}.")
+        List<Service> services = List.of(Service.values());
+
+        @Option(names = "--kafka-port", paramLabel = "PORT", description = "Kafka port (default: a free one).")
+        int kafkaPort;
+
+        @Option(names = "--opensearch-port", paramLabel = "PORT", description = "OpenSearch HTTP port (default: a free one).")
+        int openSearchPort;
+
+        @Option(names = "--postgres-port", paramLabel = "PORT", description = "PostgreSQL port (default: a free one).")
+        int postgresPort;
+
+        @Option(names = "--data-dir", paramLabel = "DIR",
+                description = "Keep data here across restarts (default: a temporary directory removed at stop).")
+        Path dataDir;
+
+        @Option(names = "--partitions", paramLabel = "N", description = "Partitions of each Engram topic (default: ${DEFAULT-VALUE}).")
+        int partitions = 2;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            EmbeddedStack.Config config = new EmbeddedStack.Config(EnumSet.copyOf(services),
+                    kafkaPort, openSearchPort, postgresPort, Optional.ofNullable(dataDir));
+            CountDownLatch stopped = new CountDownLatch(1);
+            EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> {
+                if (service == Service.KAFKA) {
+                    createTopics(address, partitions);
+                }
+                out.println(service.name().toLowerCase() + ": " + address);
+                out.flush();
+            });
+            // SIGINT and SIGTERM both run shutdown hooks: stop the servers there, then let main return.
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    stack.close();
+                } finally {
+                    stopped.countDown();
+                }
+            }, "engram-stack-shutdown"));
+            out.println("ready (Ctrl-C to stop)");
+            out.flush();
+            stopped.await();
+            return 0;
+        }
+    }
+
+    /** Creates the contract's topics if they are missing, so gateways can produce right away. */
+    static void createTopics(String bootstrapServers, int partitions) {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+            for (String topic : Topics.ALL) {
+                try {
+                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
+                            .all().get(30, TimeUnit.SECONDS);
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (!(e.getCause() instanceof TopicExistsException)) {
+                        throw new IllegalStateException("cannot create topic " + topic, e.getCause());
+                    }
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        } catch (java.util.concurrent.TimeoutException e) {
+            throw new IllegalStateException("kafka did not create the topics in time", e);
+        }
+    }
+}

@@ -1,0 +1,38 @@
+package io.engram.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.jar.JarFile;
+import java.util.zip.ZipEntry;
+import org.junit.jupiter.api.Test;
+
+/** The shaded job jar is what a Flink cluster runs: Engram's code and connectors, no servers, no Flink. */
+class JobJarTest {
+
+    @Test
+    void shadedJobJarHoldsTheJobsAndNoEmbeddedServerOrFlinkRuntime() throws Exception {
+        Path jar = Path.of(System.getProperty("engram.job.jar"));
+        assertThat(jar).as("built by the jobs module's package phase (mvn verify)").exists();
+        try (JarFile jobJar = new JarFile(jar.toFile())) {
+            List<String> names = jobJar.stream().map(ZipEntry::getName).toList();
+            assertThat(names).anyMatch(n -> n.startsWith("io/engram/jobs/"));
+            assertThat(names).anyMatch(n -> n.startsWith("io/engram/model/"));
+            assertThat(names).anyMatch(n -> n.startsWith("org/apache/flink/connector/kafka/"));
+            List<String> forbidden = List.of(
+                    "io/engram/stack/",            // the embedded stack module
+                    "kafka/server/",               // the Kafka broker
+                    "org/opensearch/node/",        // an OpenSearch node
+                    "org/codelibs/opensearch/",    // the in-JVM OpenSearch runner
+                    "io/zonky/",                   // embedded PostgreSQL
+                    "org/apache/flink/runtime/",   // the cluster brings Flink itself
+                    "org/apache/flink/streaming/api/environment/");
+            for (String prefix : forbidden) {
+                assertThat(names).as("entries under %s", prefix).noneMatch(n -> n.startsWith(prefix));
+            }
+        }
+        assertThat(Files.size(jar)).isLessThan(200L * 1024 * 1024);
+    }
+}
