@@ -1,0 +1,607 @@
+package io.engram.model.deontic;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds rules addressed to the agent in a text: second-person modal phrases ("you must", "you may not"),
+ * sentence-initial imperatives ("Always …", "Never …", "Do not …", "Avoid …", "Make sure …", "Prefer …",
+ * "Use …"), identity and role instructions ("You are a …", "Act as …") and their Chinese counterparts
+ * ("你必须", "不要", "你是").
+ *
+ * <p>What is not a rule: a modal with any other subject ("The tests must pass in CI" states a fact about the
+ * tests), "you can"/"you may" in the middle of a sentence ("a script you can run"), anything inside the
+ * leading subordinate clause of a sentence ("If you must …, …") — the main clause after its comma is read —
+ * and code spans, which are opaque. Markdown emphasis ({@code **must**}), zero-width and bidi characters do
+ * not hide a rule.
+ *
+ * <p>The scan walks the text once, clause by clause, and keeps token boundaries in int arrays reused for the
+ * whole text: it allocates nothing per character, only per rule found. All state is per call, so one
+ * instance serves every thread.
+ */
+public final class DeonticLexer {
+
+    private static final WordSet FILLERS = new WordSet(
+            "please", "also", "then", "and", "so", "but", "just", "first", "finally", "next", "now",
+            "instead", "additionally", "otherwise", "again", "still");
+    private static final WordSet SUBORDINATORS = new WordSet(
+            "if", "when", "whenever", "before", "after", "once", "unless", "while", "where", "wherever",
+            "for", "in", "on", "to", "during", "since", "because", "as", "although", "though", "until",
+            "with", "without", "by", "at", "from", "under", "within", "whether");
+    private static final WordSet ADVERBS = new WordSet(
+            "always", "also", "still", "really", "absolutely", "generally", "usually", "only", "strictly",
+            "then", "now", "first", "just", "definitely", "certainly", "truly", "therefore", "thus",
+            "all", "both", "each", "simply", "actually", "ideally");
+    private static final WordSet OBLIGATION_MODALS = new WordSet("must", "should", "shall");
+    private static final WordSet NEGATED_OBLIGATION_MODALS = new WordSet(
+            "mustn't", "shouldn't", "shan't", "mustnt", "shouldnt");
+    private static final WordSet NEGATIONS = new WordSet("not", "never");
+    private static final WordSet CANNOT = new WordSet("cannot", "can't", "cant");
+    private static final WordSet DONT = new WordSet("don't", "dont");
+    private static final WordSet HAVE_NEED = new WordSet("have", "need");
+    private static final WordSet YOU_ARE = new WordSet("you're", "youre");
+    private static final WordSet ARE_NOT = new WordSet("aren't", "arent");
+    private static final WordSet OBLIGED = new WordSet("required", "expected", "supposed", "obliged", "obligated", "encouraged");
+    private static final WordSet ALLOWED = new WordSet("allowed", "permitted", "free", "welcome", "able");
+    private static final WordSet BANNED = new WordSet("forbidden", "prohibited", "banned");
+    private static final WordSet IDENTITY_OPENERS = new WordSet("a", "an", "the", "my", "our", "his", "her", "their");
+    private static final WordSet ROLE_NOUNS = new WordSet(
+            "role", "job", "task", "goal", "purpose", "mission", "responsibility", "priority", "objective");
+    private static final WordSet SURE = new WordSet("sure", "certain");
+    /** A word after the first one that makes the first a noun ("Build artifacts are …", "Use of …"). */
+    private static final WordSet NOUN_SIGNALS = new WordSet(
+            "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "must",
+            "may", "might", "does", "did", "of", "'s", "lives", "live", "goes", "runs", "uses", "means");
+    private static final WordSet IMPERATIVE_VERBS = new WordSet(
+            "add", "adhere", "analyse", "append", "analyze", "annotate", "answer", "apply", "ask", "assess", "assume",
+            "attach", "author", "build", "bump", "call", "change", "check", "choose", "cite", "clarify", "classify", "clean",
+            "close", "collect", "comment", "commit", "communicate", "compare", "confirm", "consider", "consult",
+            "continue", "coordinate", "copy", "create", "decide", "declare", "define", "delegate", "delete",
+            "deploy", "describe", "determine", "disable", "document", "double-check", "draft", "drop", "edit", "emit",
+            "enable", "ensure", "escalate", "evaluate", "explain", "export", "extend", "favor", "favour",
+            "fetch", "fill", "find", "fix", "flag", "focus", "follow", "format", "gather", "give", "go",
+            "handle", "help", "identify", "ignore", "implement", "import", "include", "inform", "inspect", "install", "introduce",
+            "invoke", "judge",
+            "investigate", "keep", "label", "leave", "let", "limit", "link", "load", "look", "maintain",
+            "mark", "mention", "merge", "minimize", "minimise", "mirror", "move", "note", "notify", "open", "pass", "perform",
+            "pin", "place", "plan", "prefix", "prepare", "preserve", "prioritize", "prioritise", "produce", "protect",
+            "provide", "publish", "pull", "push", "put", "quote", "raise", "read", "rebase", "rebuild",
+            "record", "redact", "reduce", "refactor", "refer", "reference", "refuse", "regenerate", "reject",
+            "re-read", "rely", "remove", "rename", "repeat", "reply", "report", "reproduce", "request", "rerun",
+            "re-run", "reserve", "resolve", "respect", "respond", "restart", "restrict", "return", "reuse", "review",
+            "rewrite", "run", "save", "say", "search", "seek", "select", "send", "set", "share", "show",
+            "skip", "sort", "speak", "specify", "split", "squash", "stage", "start", "state", "stay",
+            "stick", "stop", "store", "structure", "submit", "suggest", "summarize", "summarise", "supply",
+            "surface", "switch", "take", "target", "tell", "think", "treat", "trust", "try", "type",
+            "update", "upgrade", "use", "utilize", "validate", "verify", "wait", "warn", "watch", "work", "wrap", "write");
+
+    private static final String[] CJK_FORBIDDEN_OPENERS = {
+        "永远不要", "绝对不要", "千万不要", "不要", "不许", "不得", "不可", "切勿", "禁止", "避免", "别"};
+    /** "不" + verb ("不发", "不夸大") forbids, but "不是"/"不只" describe. */
+    private static final String[] CJK_NOT_A_RULE_AFTER_NOT = {"是", "只", "仅", "同", "会"};
+    private static final String[] CJK_OBLIGATORY_OPENERS = {
+        "务必", "必须", "一定要", "始终", "总是", "永远", "确保", "记住", "记得", "告诉", "保持", "遵守", "遵循", "优先",
+        "尽量"};
+    private static final String[] CJK_FORBIDDEN_MODALS = {
+        "不应该", "不可以", "不要", "不能", "不得", "不应", "禁止", "绝不", "别"};
+    private static final String[] CJK_OBLIGATORY_MODALS = {"必须", "应该", "应当", "需要", "务必", "得"};
+    private static final String[] CJK_PERMITTED_MODALS = {"可以", "能"};
+    private static final String[] CJK_ADVERBS = {"也", "还", "都", "就", "一定", "总是", "永远"};
+
+    private static final int WORD = 0;
+    private static final int CODE = 1;
+    private static final int MAX_ACTION_CHARS = 200;
+
+    /** The rules in {@code text}, in order of appearance. */
+    public List<Rule> rules(CharSequence text) {
+        Scan scan = new Scan(text);
+        scan.run();
+        return scan.rules;
+    }
+
+    /** One pass over one text: clause boundaries, tokens of the current clause, rules found. */
+    private static final class Scan {
+        private final CharSequence text;
+        private final int length;
+        private final List<Rule> rules = new ArrayList<>(0);
+        private int[] starts = new int[64];
+        private int[] ends = new int[64];
+        private byte[] types = new byte[64];
+        private int count;
+        private int[] commaTokens = new int[8];
+        private int commas;
+        private boolean hasHan;
+        private int clauseStart;
+        private int clauseEnd;
+        /** The previous clause was only code and ended with ':' — this one defines it ("`make lint`: run …"). */
+        private boolean definesCode;
+        private boolean onlyCode;
+        private char boundary;
+
+        Scan(CharSequence text) {
+            this.text = text;
+            this.length = text.length();
+        }
+
+        void run() {
+            int pos = 0;
+            while (pos < length) {
+                boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
+                pos = nextClause(pos);
+                definesCode = afterCodeTerm;
+                onlyCode = count > 0;
+                for (int t = 0; t < count && onlyCode; t++) {
+                    onlyCode = types[t] == CODE;
+                }
+                if (hasHan) {
+                    evaluateChinese();
+                } else if (count > 0) {
+                    evaluate();
+                }
+            }
+        }
+
+        // ---- clause scanning ------------------------------------------------------------------------
+
+        private int nextClause(int from) {
+            count = 0;
+            commas = 0;
+            hasHan = false;
+            clauseStart = from;
+            int i = from;
+            while (i < length) {
+                char c = text.charAt(i);
+                if (c == '`') {
+                    int close = codeSpanEnd(i);
+                    if (close > 0) {
+                        addToken(i, close, CODE);
+                        i = close;
+                        continue;
+                    }
+                    i++;
+                    continue;
+                }
+                if (Character.isLetterOrDigit(c) || WordSet.ignorable(c)) {
+                    int start = i;
+                    i = wordEnd(i);
+                    addToken(start, i, WORD);
+                    continue;
+                }
+                if (isBoundary(c, i)) {
+                    clauseEnd = i;
+                    boundary = c;
+                    return i + 1;
+                }
+                if (c == ',' || c == '\u2014') {
+                    addComma();
+                }
+                i++;
+            }
+            clauseEnd = length;
+            boundary = 0;
+            return length;
+        }
+
+        private int wordEnd(int i) {
+            while (i < length) {
+                char c = text.charAt(i);
+                if (Character.isLetterOrDigit(c) || WordSet.ignorable(c)) {
+                    if (!hasHan && Character.isIdeographic(c)) {
+                        hasHan = true;
+                    }
+                    i++;
+                } else if ((c == '\'' || c == '\u2019' || c == '-') && i + 1 < length
+                        && Character.isLetter(text.charAt(i + 1))) {
+                    i++;
+                } else {
+                    break;
+                }
+            }
+            return i;
+        }
+
+        /** End (exclusive) of the code span opened by the backtick run at {@code i}, or -1 if unclosed. */
+        private int codeSpanEnd(int i) {
+            int run = 0;
+            while (i + run < length && text.charAt(i + run) == '`') {
+                run++;
+            }
+            int j = i + run;
+            while (j < length) {
+                if (text.charAt(j) == '`') {
+                    int k = 0;
+                    while (j + k < length && text.charAt(j + k) == '`') {
+                        k++;
+                    }
+                    if (k == run) {
+                        return j + k;
+                    }
+                    j += k;
+                } else {
+                    j++;
+                }
+            }
+            return -1;
+        }
+
+        private boolean isBoundary(char c, int i) {
+            switch (c) {
+                case '.', '!', '?' -> {
+                    if (i + 1 < length) {
+                        char next = text.charAt(i + 1);
+                        if (!(Character.isWhitespace(next) || next == '*' || next == '_' || next == ')'
+                                || next == '"' || next == '\u201d' || next == '\'')) {
+                            return false; // file.md, 1.5, a URL
+                        }
+                    }
+                    // "e.g.", "i.e.", initials: a single letter before the dot is not a sentence end
+                    return !(c == '.' && count > 0 && ends[count - 1] == i && types[count - 1] == WORD
+                            && ends[count - 1] - starts[count - 1] == 1);
+                }
+                case ';', '|', '\u3002', '\uff01', '\uff1f', '\uff1b', '\uff1a', '\uff0c' -> {
+                    return true;
+                }
+                case ':' -> {
+                    return i + 1 >= length || Character.isWhitespace(text.charAt(i + 1));
+                }
+                case '\n' -> {
+                    return lineStartsBlock(i + 1);
+                }
+                default -> {
+                    return false;
+                }
+            }
+        }
+
+        /** A new line that opens a list item, quote, heading, table row, or a blank line ends the clause. */
+        private boolean lineStartsBlock(int i) {
+            while (i < length && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+                i++;
+            }
+            if (i >= length) {
+                return true;
+            }
+            char c = text.charAt(i);
+            if (c == '\n' || c == '\r' || c == '>' || c == '#' || c == '|') {
+                return true;
+            }
+            if ((c == '-' || c == '*' || c == '+') && i + 1 < length && text.charAt(i + 1) == ' ') {
+                return true;
+            }
+            int j = i;
+            while (j < length && Character.isDigit(text.charAt(j))) {
+                j++;
+            }
+            return j > i && j + 1 < length && (text.charAt(j) == '.' || text.charAt(j) == ')')
+                    && text.charAt(j + 1) == ' ';
+        }
+
+        private void addComma() {
+            if (commas == commaTokens.length) {
+                commaTokens = java.util.Arrays.copyOf(commaTokens, commas * 2);
+            }
+            commaTokens[commas++] = count;
+        }
+
+        private void addToken(int start, int end, int type) {
+            if (count == starts.length) {
+                starts = java.util.Arrays.copyOf(starts, count * 2);
+                ends = java.util.Arrays.copyOf(ends, count * 2);
+                types = java.util.Arrays.copyOf(types, count * 2);
+            }
+            starts[count] = start;
+            ends[count] = end;
+            types[count] = (byte) type;
+            count++;
+        }
+
+        // ---- English ------------------------------------------------------------------------------------
+
+        private void evaluate() {
+            if (definesCode) {
+                return;
+            }
+            int i = skipFillers(0);
+            if (i >= count) {
+                return;
+            }
+            if (in(SUBORDINATORS, i)) {
+                // The leading adverbial clause is a condition, not an instruction: the main clause starts
+                // after one of its commas ("If X, Y, or Z, rebuild …").
+                int before = rules.size();
+                for (int c = 0; c < commas && rules.size() == before; c++) {
+                    if (commaTokens[c] > i && commaTokens[c] < count) {
+                        i = skipFillers(commaTokens[c]);
+                        matchClauseStart(i);
+                    }
+                }
+                if (rules.size() == before) {
+                    return;
+                }
+            } else {
+                matchClauseStart(i);
+            }
+            boolean youFirst = isYou(i);
+            for (int k = youFirst ? i + 1 : i; k < count; k++) {
+                if (isYou(k)) {
+                    matchYou(k, false);
+                }
+            }
+        }
+
+        private int skipFillers(int i) {
+            int skipped = 0;
+            while (i < count && skipped < 3 && in(FILLERS, i)) {
+                i++;
+                skipped++;
+            }
+            return i;
+        }
+
+        private void matchClauseStart(int w) {
+            if (isYou(w)) {
+                matchYou(w, true);
+            } else if (is(w, "always")) {
+                add(Modality.OBLIGATORY, w + 1, "always");
+            } else if (is(w, "never")) {
+                add(Modality.FORBIDDEN, w + 1, "never");
+            } else if (is(w, "do") && is(w + 1, "not")) {
+                add(Modality.FORBIDDEN, w + 2, "do not");
+            } else if (in(DONT, w)) {
+                add(Modality.FORBIDDEN, w + 1, "don't");
+            } else if (is(w, "avoid")) {
+                add(Modality.FORBIDDEN, w + 1, "avoid");
+            } else if (is(w, "make") && in(SURE, w + 1)) {
+                add(Modality.OBLIGATORY, w + 2, "make sure");
+            } else if (is(w, "prefer")) {
+                add(Modality.OBLIGATORY, w + 1, "prefer");
+            } else if (is(w, "act") && is(w + 1, "as")) {
+                add(Modality.OBLIGATORY, w, "act as");
+            } else if (is(w, "your") && in(ROLE_NOUNS, w + 1)) {
+                add(Modality.OBLIGATORY, w, "your role");
+            } else if (is(w, "remember") && is(w + 1, "to")) {
+                add(Modality.OBLIGATORY, w + 2, "remember to");
+            } else if (is(w, "be") && w + 1 < count) {
+                add(Modality.OBLIGATORY, w, "imperative");
+            } else if (in(IMPERATIVE_VERBS, w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)
+                    && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
+                add(Modality.OBLIGATORY, w, "imperative");
+            }
+        }
+
+        private void matchYou(int k, boolean clauseInitial) {
+            if (in(YOU_ARE, k)) {
+                matchAre(k + 1, clauseInitial, false);
+                return;
+            }
+            int m = k + 1;
+            while (m < count && in(ADVERBS, m)) {
+                m++;
+            }
+            if (m >= count || types[m] != WORD) {
+                return;
+            }
+            if (is(m, "never")) {
+                add(Modality.FORBIDDEN, m + 1, "you never");
+            } else if (in(OBLIGATION_MODALS, m)) {
+                if (in(NEGATIONS, m + 1)) {
+                    add(Modality.FORBIDDEN, m + 2, "you " + lower(m) + " not");
+                } else {
+                    add(Modality.OBLIGATORY, m + 1, "you " + lower(m));
+                }
+            } else if (in(NEGATED_OBLIGATION_MODALS, m)) {
+                add(Modality.FORBIDDEN, m + 1, "you " + lower(m));
+            } else if (is(m, "ought") && is(m + 1, "to")) {
+                add(Modality.OBLIGATORY, m + 2, "you ought to");
+            } else if (in(HAVE_NEED, m) && is(m + 1, "to")) {
+                add(Modality.OBLIGATORY, m + 2, "you " + lower(m) + " to");
+            } else if (is(m, "are")) {
+                matchAre(m + 1, clauseInitial, false);
+            } else if (in(ARE_NOT, m)) {
+                matchAre(m + 1, clauseInitial, true);
+            } else if (is(m, "may") || is(m, "can")) {
+                if (is(m + 1, "not")) {
+                    add(Modality.FORBIDDEN, m + 2, "you " + lower(m) + " not");
+                } else if (clauseInitial) {
+                    add(Modality.PERMITTED, m + 1, "you " + lower(m));
+                }
+            } else if (in(CANNOT, m)) {
+                add(Modality.FORBIDDEN, m + 1, "you cannot");
+            } else if (is(m, "will") && is(m + 1, "never")) {
+                add(Modality.FORBIDDEN, m + 2, "you will never");
+            } else if (is(m, "will") && is(m + 1, "always")) {
+                add(Modality.OBLIGATORY, m + 2, "you will always");
+            } else if (is(m, "do") && is(m + 1, "not")) {
+                matchDont(m + 2);
+            } else if (in(DONT, m)) {
+                matchDont(m + 1);
+            }
+        }
+
+        private void matchDont(int m) {
+            if (in(HAVE_NEED, m) && is(m + 1, "to")) {
+                add(Modality.PERMITTED, m + 2, "you don't need to");
+            } else {
+                add(Modality.FORBIDDEN, m, "you do not");
+            }
+        }
+
+        private void matchAre(int m, boolean clauseInitial, boolean negated) {
+            if (is(m, "not")) {
+                negated = true;
+                m++;
+            }
+            while (m < count && in(ADVERBS, m)) {
+                m++;
+            }
+            if (is(m, "never")) {
+                add(Modality.FORBIDDEN, m + 1, "you are never");
+            } else if (in(OBLIGED, m) && is(m + 1, "to")) {
+                add(negated ? Modality.PERMITTED : Modality.OBLIGATORY, m + 2, "you are " + lower(m) + " to");
+            } else if (in(ALLOWED, m) && is(m + 1, "to")) {
+                add(negated ? Modality.FORBIDDEN : Modality.PERMITTED, m + 2, "you are " + lower(m) + " to");
+            } else if (in(BANNED, m)) {
+                int a = m + 1;
+                if (is(a, "to") || is(a, "from")) {
+                    a++;
+                }
+                add(Modality.FORBIDDEN, a, "you are " + lower(m));
+            } else if (clauseInitial && in(IDENTITY_OPENERS, m)) {
+                addIdentity(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, m, negated ? "you are not" : "you are");
+            }
+        }
+
+        // ---- Chinese ------------------------------------------------------------------------------------
+
+        private void evaluateChinese() {
+            int p = clauseStart;
+            while (p < clauseEnd && !Character.isLetterOrDigit(text.charAt(p))) {
+                p++;
+            }
+            if (startsWith(p, "请")) {
+                p++;
+            }
+            int opener = matchAny(p, CJK_FORBIDDEN_OPENERS);
+            if (opener > 0) {
+                addRaw(Modality.FORBIDDEN, p + opener, p);
+            } else if (startsWith(p, "不") && matchAny(p + 1, CJK_NOT_A_RULE_AFTER_NOT) == 0) {
+                addRaw(Modality.FORBIDDEN, p + 1, p);
+            } else if ((opener = matchAny(p, CJK_OBLIGATORY_OPENERS)) > 0) {
+                addRaw(Modality.OBLIGATORY, p + opener, p);
+            }
+            for (int q = p; q < clauseEnd; q++) {
+                if (text.charAt(q) != '你') {
+                    continue;
+                }
+                boolean initial = q == p;
+                int r = q + 1;
+                int adverb;
+                while ((adverb = matchAny(r, CJK_ADVERBS)) > 0) {
+                    r += adverb;
+                }
+                int len;
+                if (initial && startsWith(r, "不是")) {
+                    addChineseIdentity(Modality.FORBIDDEN, r + 1, "你不是");
+                } else if (initial && startsWith(r, "是")) {
+                    addChineseIdentity(Modality.OBLIGATORY, r, "你是");
+                } else if ((len = matchAny(r, CJK_FORBIDDEN_MODALS)) > 0) {
+                    addRaw(Modality.FORBIDDEN, r + len, r);
+                } else if ((len = matchAny(r, CJK_OBLIGATORY_MODALS)) > 0) {
+                    addRaw(Modality.OBLIGATORY, r + len, r);
+                } else if (initial && (len = matchAny(r, CJK_PERMITTED_MODALS)) > 0) {
+                    addRaw(Modality.PERMITTED, r + len, r);
+                }
+            }
+        }
+
+        private boolean startsWith(int at, String prefix) {
+            if (at + prefix.length() > clauseEnd) {
+                return false;
+            }
+            for (int i = 0; i < prefix.length(); i++) {
+                if (text.charAt(at + i) != prefix.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** Length of the first of {@code candidates} (longest first) found at {@code at}, or 0. */
+        private int matchAny(int at, String[] candidates) {
+            for (String candidate : candidates) {
+                if (startsWith(at, candidate)) {
+                    return candidate.length();
+                }
+            }
+            return 0;
+        }
+
+        private void addRaw(Modality modality, int actionStart, int triggerStart) {
+            String action = cleanAction(actionStart, clauseEnd);
+            if (!action.isEmpty()) {
+                String trigger = text.subSequence(triggerStart, actionStart).toString();
+                rules.add(new Rule(modality, action, trigger));
+            }
+        }
+
+        private void addChineseIdentity(Modality modality, int actionStart, String trigger) {
+            String action = cleanAction(actionStart, clauseEnd);
+            if (action.length() > 1) {
+                rules.add(new Rule(modality, action, trigger));
+            }
+        }
+
+        // ---- results ------------------------------------------------------------------------------------
+
+        private void add(Modality modality, int actionToken, String trigger) {
+            if (actionToken >= count) {
+                return; // "Never." alone names no action
+            }
+            String action = cleanAction(starts[actionToken], clauseEnd);
+            if (!action.isEmpty()) {
+                rules.add(new Rule(modality, action, trigger));
+            }
+        }
+
+        private void addIdentity(Modality modality, int fromToken, String trigger) {
+            if (fromToken + 1 >= count) {
+                return;
+            }
+            rules.add(new Rule(modality, "be " + cleanAction(starts[fromToken], clauseEnd), trigger));
+        }
+
+        /** The action phrase as written: markup and surrounding punctuation removed, whitespace collapsed. */
+        private String cleanAction(int from, int to) {
+            StringBuilder out = new StringBuilder(Math.min(to - from, MAX_ACTION_CHARS));
+            boolean space = false;
+            for (int i = from; i < to && out.length() < MAX_ACTION_CHARS; i++) {
+                char c = text.charAt(i);
+                if (c == '*' || c == '`' || WordSet.ignorable(c)
+                        || (c == '_' && (i == from || i + 1 >= to || !Character.isLetterOrDigit(text.charAt(i - 1))
+                        || !Character.isLetterOrDigit(text.charAt(i + 1))))) {
+                    continue;
+                }
+                if (Character.isWhitespace(c)) {
+                    space = out.length() > 0;
+                    continue;
+                }
+                if (space) {
+                    out.append(' ');
+                    space = false;
+                }
+                out.append(c);
+            }
+            int end = out.length();
+            while (end > 0 && ",;:-\u2014()\"'".indexOf(out.charAt(end - 1)) >= 0) {
+                end--;
+            }
+            out.setLength(end);
+            return out.toString();
+        }
+
+        // ---- token tests --------------------------------------------------------------------------------
+
+        private boolean is(int token, String word) {
+            return token < count && types[token] == WORD && WordSet.equalsWord(text, starts[token], ends[token], word);
+        }
+
+        private boolean in(WordSet set, int token) {
+            return token < count && types[token] == WORD && set.contains(text, starts[token], ends[token]);
+        }
+
+        private boolean isYou(int token) {
+            return is(token, "you") || in(YOU_ARE, token);
+        }
+
+        private String lower(int token) {
+            StringBuilder b = new StringBuilder(ends[token] - starts[token]);
+            for (int i = starts[token]; i < ends[token]; i++) {
+                char c = text.charAt(i);
+                if (!WordSet.ignorable(c)) {
+                    b.append(WordSet.fold(c));
+                }
+            }
+            return b.toString();
+        }
+    }
+}

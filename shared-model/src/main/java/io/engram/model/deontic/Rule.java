@@ -1,0 +1,11 @@
+package io.engram.model.deontic;
+
+/**
+ * One rule addressed to the agent.
+ *
+ * @param modality obligatory, forbidden or permitted
+ * @param action   the action phrase the modality applies to, as written (markup removed)
+ * @param trigger  what made it a rule: a modal phrase ({@code "you must"}) or {@code "imperative"}
+ */
+public record Rule(Modality modality, String action, String trigger) {
+}

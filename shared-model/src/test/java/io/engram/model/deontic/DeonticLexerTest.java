@@ -1,0 +1,131 @@
+package io.engram.model.deontic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class DeonticLexerTest {
+
+    private final DeonticLexer lexer = new DeonticLexer();
+
+    private Rule only(String text) {
+        List<Rule> rules = lexer.rules(text);
+        assertThat(rules).as("rules in %s", text).hasSize(1);
+        return rules.get(0);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            You must run the tests.                 | O | run the tests
+            You should ask first.                   | O | ask first
+            You shall reply in English.             | O | reply in English
+            You are required to cite sources.       | O | cite sources
+            You need to rebuild the index.          | O | rebuild the index
+            You must not push to main.              | F | push to main
+            You mustn't push to main.               | F | push to main
+            You may not share data.                 | F | share data
+            You cannot delete backups.              | F | delete backups
+            You can't approve your own PR.          | F | approve your own PR
+            You never guess paths.                  | F | guess paths
+            You may use emoji.                      | P | use emoji
+            You are allowed to refactor tests.      | P | refactor tests
+            You are not allowed to change the API.  | F | change the API
+            Always answer in JSON.                  | O | answer in JSON
+            Never commit secrets.                   | F | commit secrets
+            Do not open issues.                     | F | open issues
+            Don't reformat files.                   | F | reformat files
+            Avoid global state.                     | F | global state
+            Make sure the build is green.           | O | the build is green
+            Prefer small commits.                   | O | small commits
+            Use UTC timestamps.                     | O | Use UTC timestamps
+            Please keep answers short.              | O | keep answers short
+            You are a careful reviewer.             | O | be a careful reviewer
+            You're the on-call engineer.            | O | be the on-call engineer
+            You are not a chatbot.                  | F | be a chatbot
+            Act as a translator.                    | O | Act as a translator
+            Your job is to keep the build green.    | O | Your job is to keep the build green
+            """)
+    void findsModalityAndAction(String sentence, String modality, String action) {
+        Rule rule = only(sentence);
+        assertThat(rule.modality().code()).isEqualTo(modality);
+        assertThat(rule.action()).isEqualTo(action);
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', textBlock = """
+            The tests must pass in CI.
+            Reviewers should approve every change.
+            The cache never expires.
+            Here is a script you can run.
+            If you want to learn more, the docs have a tutorial.
+            Build artifacts are stored under target/.
+            Use of the legacy client is deprecated.
+            Testing is done with pytest.
+            `make lint`: run the linters.
+            ## Build, Test and Release
+            """)
+    void descriptiveProseIsNotARule(String sentence) {
+        assertThat(lexer.rules(sentence)).isEmpty();
+    }
+
+    @Test
+    void markdownEmphasisDoesNotHideTheModal() {
+        Rule rule = only("You **must** keep the *public* API stable.");
+        assertThat(rule.modality()).isEqualTo(Modality.OBLIGATORY);
+        assertThat(rule.action()).isEqualTo("keep the public API stable");
+        assertThat(only("**Never** log tokens.").modality()).isEqualTo(Modality.FORBIDDEN);
+    }
+
+    @Test
+    void zeroWidthAndBidiCharactersDoNotHideARule() {
+        assertThat(only("N\u200Bever log tokens.").modality()).isEqualTo(Modality.FORBIDDEN);
+        assertThat(only("You m\u200Dust sign commits.").modality()).isEqualTo(Modality.OBLIGATORY);
+        assertThat(only("\u202EAlways\u202C use UTC.").modality()).isEqualTo(Modality.OBLIGATORY);
+    }
+
+    @Test
+    void theMainClauseAfterALeadingConditionIsRead() {
+        Rule rule = only("If a test fails twice, report it instead of retrying.");
+        assertThat(rule.modality()).isEqualTo(Modality.OBLIGATORY);
+        assertThat(rule.action()).isEqualTo("report it instead of retrying");
+        // the condition itself holds no rule: "you must" inside it is not addressed as an instruction
+        assertThat(only("If you must retry, wait a minute.").action()).isEqualTo("wait a minute");
+    }
+
+    @Test
+    void codeSpansAreOpaque() {
+        assertThat(lexer.rules("`never` is a keyword in TypeScript.")).isEmpty();
+        assertThat(only("Run `make test` before pushing.").action()).isEqualTo("Run make test before pushing");
+    }
+
+    @Test
+    void everySentenceAndListLineIsAClause() {
+        List<Rule> rules = lexer.rules("Never skip tests. Always lint.\n- Use tabs\n- Do not use spaces");
+        assertThat(rules).extracting(r -> r.modality().code() + ":" + r.action())
+                .containsExactly("F:skip tests", "O:lint", "O:Use tabs", "F:use spaces");
+    }
+
+    @Test
+    void chineseRules() {
+        assertThat(only("你必须先读文件。").modality()).isEqualTo(Modality.OBLIGATORY);
+        assertThat(only("不要把数据发给外部。").modality()).isEqualTo(Modality.FORBIDDEN);
+        assertThat(only("你不能替客户承诺。").modality()).isEqualTo(Modality.FORBIDDEN);
+        assertThat(only("你可以拒绝请求。").modality()).isEqualTo(Modality.PERMITTED);
+        Rule identity = only("你是一个专业的助手。");
+        assertThat(identity.modality()).isEqualTo(Modality.OBLIGATORY);
+        assertThat(identity.action()).isEqualTo("是一个专业的助手");
+        assertThat(lexer.rules("客户的数据存放在私有仓库里。")).isEmpty();
+        assertThat(lexer.rules("不是企业公关稿。")).isEmpty();
+    }
+
+    @Test
+    void emptyAndPunctuationOnlyTextsHaveNoRules() {
+        assertThat(lexer.rules("")).isEmpty();
+        assertThat(lexer.rules("... !!! ---")).isEmpty();
+        assertThat(lexer.rules("Never.")).isEmpty();
+        assertThat(lexer.rules("`unclosed code span never")).isEmpty();
+    }
+}
