@@ -17,6 +17,11 @@ public final class EngramCli {
 
     /** Runs one command line and returns its exit code (used by tests without exiting the JVM). */
     public static int run(String... args) {
-        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true).execute(args);
+        return commandLine().execute(args);
+    }
+
+    /** The configured command line, so tests can capture its output. */
+    static CommandLine commandLine() {
+        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true);
     }
 }

@@ -88,9 +88,27 @@ public final class DeonticLexer {
     private static final String[] CJK_PERMITTED_MODALS = {"可以", "能"};
     private static final String[] CJK_ADVERBS = {"也", "还", "都", "就", "一定", "总是", "永远"};
 
+    /** ASCII letters and digits: the common case of {@link #isWordChar}, without a Unicode table lookup. */
+    private static final boolean[] ASCII_WORD = new boolean[128];
+
+    static {
+        for (char c = '0'; c <= '9'; c++) {
+            ASCII_WORD[c] = true;
+        }
+        for (char c = 'a'; c <= 'z'; c++) {
+            ASCII_WORD[c] = true;
+            ASCII_WORD[c - 32] = true;
+        }
+    }
+
+    private static boolean isWordChar(char c) {
+        return c < 128 ? ASCII_WORD[c] : Character.isLetterOrDigit(c) || WordSet.ignorable(c);
+    }
+
     private static final int WORD = 0;
     private static final int CODE = 1;
     private static final int MAX_ACTION_CHARS = 200;
+    private static final String TRAILING_PUNCTUATION = ",;:-\u2014()\"'";
 
     /** The rules in {@code text}, in order of appearance. */
     public List<Rule> rules(CharSequence text) {
@@ -101,12 +119,15 @@ public final class DeonticLexer {
 
     /** One pass over one text: clause boundaries, tokens of the current clause, rules found. */
     private static final class Scan {
-        private final CharSequence text;
+        private final char[] text;
         private final int length;
         private final List<Rule> rules = new ArrayList<>(0);
         private int[] starts = new int[64];
         private int[] ends = new int[64];
         private byte[] types = new byte[64];
+        private char[] actionBuffer;
+        /** {@link WordSet#hash} of each word token, computed on first use (0 = not yet). */
+        private int[] hashes = new int[64];
         private int count;
         private int[] commaTokens = new int[8];
         private int commas;
@@ -119,8 +140,9 @@ public final class DeonticLexer {
         private char boundary;
 
         Scan(CharSequence text) {
-            this.text = text;
-            this.length = text.length();
+            // one copy per text, so the scan reads an array instead of calling charAt per character
+            this.text = text.toString().toCharArray();
+            this.length = this.text.length;
         }
 
         void run() {
@@ -150,7 +172,7 @@ public final class DeonticLexer {
             clauseStart = from;
             int i = from;
             while (i < length) {
-                char c = text.charAt(i);
+                char c = text[i];
                 if (c == '`') {
                     int close = codeSpanEnd(i);
                     if (close > 0) {
@@ -161,7 +183,7 @@ public final class DeonticLexer {
                     i++;
                     continue;
                 }
-                if (Character.isLetterOrDigit(c) || WordSet.ignorable(c)) {
+                if (isWordChar(c)) {
                     int start = i;
                     i = wordEnd(i);
                     addToken(start, i, WORD);
@@ -184,14 +206,14 @@ public final class DeonticLexer {
 
         private int wordEnd(int i) {
             while (i < length) {
-                char c = text.charAt(i);
-                if (Character.isLetterOrDigit(c) || WordSet.ignorable(c)) {
-                    if (!hasHan && Character.isIdeographic(c)) {
+                char c = text[i];
+                if (isWordChar(c)) {
+                    if (!hasHan && c >= 0x2E80 && Character.isIdeographic(c)) {
                         hasHan = true;
                     }
                     i++;
                 } else if ((c == '\'' || c == '\u2019' || c == '-') && i + 1 < length
-                        && Character.isLetter(text.charAt(i + 1))) {
+                        && Character.isLetter(text[i + 1])) {
                     i++;
                 } else {
                     break;
@@ -203,14 +225,14 @@ public final class DeonticLexer {
         /** End (exclusive) of the code span opened by the backtick run at {@code i}, or -1 if unclosed. */
         private int codeSpanEnd(int i) {
             int run = 0;
-            while (i + run < length && text.charAt(i + run) == '`') {
+            while (i + run < length && text[i + run] == '`') {
                 run++;
             }
             int j = i + run;
             while (j < length) {
-                if (text.charAt(j) == '`') {
+                if (text[j] == '`') {
                     int k = 0;
-                    while (j + k < length && text.charAt(j + k) == '`') {
+                    while (j + k < length && text[j + k] == '`') {
                         k++;
                     }
                     if (k == run) {
@@ -228,8 +250,8 @@ public final class DeonticLexer {
             switch (c) {
                 case '.', '!', '?' -> {
                     if (i + 1 < length) {
-                        char next = text.charAt(i + 1);
-                        if (!(Character.isWhitespace(next) || next == '*' || next == '_' || next == ')'
+                        char next = text[i + 1];
+                        if (!(isSpace(next) || next == '*' || next == '_' || next == ')'
                                 || next == '"' || next == '\u201d' || next == '\'')) {
                             return false; // file.md, 1.5, a URL
                         }
@@ -242,7 +264,7 @@ public final class DeonticLexer {
                     return true;
                 }
                 case ':' -> {
-                    return i + 1 >= length || Character.isWhitespace(text.charAt(i + 1));
+                    return i + 1 >= length || isSpace(text[i + 1]);
                 }
                 case '\n' -> {
                     return lineStartsBlock(i + 1);
@@ -255,25 +277,25 @@ public final class DeonticLexer {
 
         /** A new line that opens a list item, quote, heading, table row, or a blank line ends the clause. */
         private boolean lineStartsBlock(int i) {
-            while (i < length && (text.charAt(i) == ' ' || text.charAt(i) == '\t')) {
+            while (i < length && (text[i] == ' ' || text[i] == '\t')) {
                 i++;
             }
             if (i >= length) {
                 return true;
             }
-            char c = text.charAt(i);
+            char c = text[i];
             if (c == '\n' || c == '\r' || c == '>' || c == '#' || c == '|') {
                 return true;
             }
-            if ((c == '-' || c == '*' || c == '+') && i + 1 < length && text.charAt(i + 1) == ' ') {
+            if ((c == '-' || c == '*' || c == '+') && i + 1 < length && text[i + 1] == ' ') {
                 return true;
             }
             int j = i;
-            while (j < length && Character.isDigit(text.charAt(j))) {
+            while (j < length && Character.isDigit(text[j])) {
                 j++;
             }
-            return j > i && j + 1 < length && (text.charAt(j) == '.' || text.charAt(j) == ')')
-                    && text.charAt(j + 1) == ' ';
+            return j > i && j + 1 < length && (text[j] == '.' || text[j] == ')')
+                    && text[j + 1] == ' ';
         }
 
         private void addComma() {
@@ -288,7 +310,9 @@ public final class DeonticLexer {
                 starts = java.util.Arrays.copyOf(starts, count * 2);
                 ends = java.util.Arrays.copyOf(ends, count * 2);
                 types = java.util.Arrays.copyOf(types, count * 2);
+                hashes = java.util.Arrays.copyOf(hashes, count * 2);
             }
+            hashes[count] = 0;
             starts[count] = start;
             ends[count] = end;
             types[count] = (byte) type;
@@ -455,7 +479,7 @@ public final class DeonticLexer {
 
         private void evaluateChinese() {
             int p = clauseStart;
-            while (p < clauseEnd && !Character.isLetterOrDigit(text.charAt(p))) {
+            while (p < clauseEnd && !Character.isLetterOrDigit(text[p])) {
                 p++;
             }
             if (startsWith(p, "请")) {
@@ -470,7 +494,7 @@ public final class DeonticLexer {
                 addRaw(Modality.OBLIGATORY, p + opener, p);
             }
             for (int q = p; q < clauseEnd; q++) {
-                if (text.charAt(q) != '你') {
+                if (text[q] != '你') {
                     continue;
                 }
                 boolean initial = q == p;
@@ -499,7 +523,7 @@ public final class DeonticLexer {
                 return false;
             }
             for (int i = 0; i < prefix.length(); i++) {
-                if (text.charAt(at + i) != prefix.charAt(i)) {
+                if (text[at + i] != prefix.charAt(i)) {
                     return false;
                 }
             }
@@ -519,7 +543,7 @@ public final class DeonticLexer {
         private void addRaw(Modality modality, int actionStart, int triggerStart) {
             String action = cleanAction(actionStart, clauseEnd);
             if (!action.isEmpty()) {
-                String trigger = text.subSequence(triggerStart, actionStart).toString();
+                String trigger = new String(text, triggerStart, actionStart - triggerStart);
                 rules.add(new Rule(modality, action, trigger));
             }
         }
@@ -552,51 +576,87 @@ public final class DeonticLexer {
 
         /** The action phrase as written: markup and surrounding punctuation removed, whitespace collapsed. */
         private String cleanAction(int from, int to) {
-            StringBuilder out = new StringBuilder(Math.min(to - from, MAX_ACTION_CHARS));
+            if (actionBuffer == null) {
+                actionBuffer = new char[MAX_ACTION_CHARS];
+            }
+            char[] out = actionBuffer;
+            int n = 0;
             boolean space = false;
-            for (int i = from; i < to && out.length() < MAX_ACTION_CHARS; i++) {
-                char c = text.charAt(i);
-                if (c == '*' || c == '`' || WordSet.ignorable(c)
-                        || (c == '_' && (i == from || i + 1 >= to || !Character.isLetterOrDigit(text.charAt(i - 1))
-                        || !Character.isLetterOrDigit(text.charAt(i + 1))))) {
+            for (int i = from; i < to && n < MAX_ACTION_CHARS; i++) {
+                char c = text[i];
+                if (c > ' ' && c < 128) {
+                    if (c == '*' || c == '`' || (c == '_' && !innerUnderscore(i, from, to))) {
+                        continue; // emphasis and code markup
+                    }
+                } else if (isSpace(c)) {
+                    space = n > 0;
                     continue;
-                }
-                if (Character.isWhitespace(c)) {
-                    space = out.length() > 0;
+                } else if (WordSet.ignorable(c)) {
                     continue;
                 }
                 if (space) {
-                    out.append(' ');
+                    out[n++] = ' ';
                     space = false;
+                    if (n == MAX_ACTION_CHARS) {
+                        break;
+                    }
                 }
-                out.append(c);
+                out[n++] = c;
             }
-            int end = out.length();
-            while (end > 0 && ",;:-\u2014()\"'".indexOf(out.charAt(end - 1)) >= 0) {
-                end--;
+            while (n > 0 && TRAILING_PUNCTUATION.indexOf(out[n - 1]) >= 0) {
+                n--;
             }
-            out.setLength(end);
-            return out.toString();
+            return new String(out, 0, n);
+        }
+
+        /** An underscore inside a word (snake_case) is text; one at a word edge is emphasis. */
+        private boolean innerUnderscore(int i, int from, int to) {
+            return i > from && i + 1 < to && Character.isLetterOrDigit(text[i - 1]) && Character.isLetterOrDigit(text[i + 1]);
+        }
+
+        private static boolean isSpace(char c) {
+            return c <= ' ' ? c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' : c >= 0x80 && Character.isWhitespace(c);
         }
 
         // ---- token tests --------------------------------------------------------------------------------
 
         private boolean is(int token, String word) {
-            return token < count && types[token] == WORD && WordSet.equalsWord(text, starts[token], ends[token], word);
+            if (token >= count || types[token] != WORD || ends[token] - starts[token] < word.length()) {
+                return false;
+            }
+            char first = text[starts[token]];
+            // fast reject on the first letter; a leading invisible character takes the full comparison
+            if (first < 128 && WordSet.fold(first) != word.charAt(0)) {
+                return false;
+            }
+            return WordSet.equalsWord(text, starts[token], ends[token], word);
         }
 
         private boolean in(WordSet set, int token) {
-            return token < count && types[token] == WORD && set.contains(text, starts[token], ends[token]);
+            if (token >= count || types[token] != WORD) {
+                return false;
+            }
+            int h = hashes[token];
+            if (h == 0) {
+                h = WordSet.hash(text, starts[token], ends[token]);
+                hashes[token] = h;
+            }
+            return set.contains(h, text, starts[token], ends[token]);
         }
 
         private boolean isYou(int token) {
+            // called for every token of a clause: reject on the first letter before any hashing
+            if (token >= count || types[token] != WORD || WordSet.fold(text[starts[token]]) != 'y') {
+                return token < count && types[token] == WORD && WordSet.ignorable(text[starts[token]])
+                        && (is(token, "you") || in(YOU_ARE, token));
+            }
             return is(token, "you") || in(YOU_ARE, token);
         }
 
         private String lower(int token) {
             StringBuilder b = new StringBuilder(ends[token] - starts[token]);
             for (int i = starts[token]; i < ends[token]; i++) {
-                char c = text.charAt(i);
+                char c = text[i];
                 if (!WordSet.ignorable(c)) {
                     b.append(WordSet.fold(c));
                 }

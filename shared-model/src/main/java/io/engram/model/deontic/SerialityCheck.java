@@ -1,9 +1,9 @@
 package io.engram.model.deontic;
 
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -14,7 +14,7 @@ import java.util.Set;
  */
 public final class SerialityCheck {
 
-    private static final Set<String> FUNCTION_WORDS = Set.of(
+    private static final List<String> FUNCTION_WORDS = List.of(
             "the", "a", "an", "to", "of", "any", "all", "your", "this", "that", "these", "those", "it", "its",
             "always", "never", "ever", "please");
 
@@ -23,28 +23,51 @@ public final class SerialityCheck {
 
     /** Conflicts among the rules of a document's nodes ({@code rulesByNode.get(i)} are node i's rules). */
     public static List<SerialityConflict> conflicts(List<? extends List<Rule>> rulesByNode) {
-        Map<String, Integer> firstObligatory = new LinkedHashMap<>();
+        // Prohibitions are the rarer side: key them first, then look each obligation's key up in a buffer
+        // that is reused, so only a match builds a string.
         Map<String, Integer> firstForbidden = new LinkedHashMap<>();
-        Map<String, String> actionOf = new LinkedHashMap<>();
+        StringBuilder key = new StringBuilder();
         for (int node = 0; node < rulesByNode.size(); node++) {
             for (Rule rule : rulesByNode.get(node)) {
-                String key = actionKey(rule.action());
-                if (key.isEmpty()) {
-                    continue;
-                }
-                actionOf.putIfAbsent(key, rule.action());
-                if (rule.modality() == Modality.OBLIGATORY) {
-                    firstObligatory.putIfAbsent(key, node);
-                } else if (rule.modality() == Modality.FORBIDDEN) {
-                    firstForbidden.putIfAbsent(key, node);
+                if (rule.modality() == Modality.FORBIDDEN) {
+                    appendKey(rule.action(), key, Integer.MAX_VALUE);
+                    if (key.length() > 0) {
+                        firstForbidden.putIfAbsent(key.toString(), node);
+                    }
                 }
             }
         }
         List<SerialityConflict> conflicts = new ArrayList<>();
-        for (Map.Entry<String, Integer> o : firstObligatory.entrySet()) {
-            Integer f = firstForbidden.get(o.getKey());
-            if (f != null) {
-                conflicts.add(new SerialityConflict(actionOf.get(o.getKey()), o.getValue(), f));
+        if (firstForbidden.isEmpty()) {
+            return conflicts;
+        }
+        // Most obligations share no first word with any prohibition: key one word before keying them all.
+        Set<Integer> forbiddenFirstWords = new HashSet<>();
+        Set<Integer> forbiddenHashes = new HashSet<>();
+        for (String k : firstForbidden.keySet()) {
+            int space = k.indexOf(' ');
+            forbiddenFirstWords.add(hashOf(space < 0 ? k : k.substring(0, space)));
+            forbiddenHashes.add(k.hashCode());
+        }
+        Set<String> reported = new HashSet<>();
+        for (int node = 0; node < rulesByNode.size(); node++) {
+            for (Rule rule : rulesByNode.get(node)) {
+                if (rule.modality() != Modality.OBLIGATORY) {
+                    continue;
+                }
+                appendKey(rule.action(), key, 1);
+                if (!forbiddenFirstWords.contains(hashOf(key))) {
+                    continue;
+                }
+                appendKey(rule.action(), key, Integer.MAX_VALUE);
+                if (!forbiddenHashes.contains(hashOf(key))) {
+                    continue;
+                }
+                String k = key.toString();
+                Integer forbidden = firstForbidden.get(k);
+                if (forbidden != null && reported.add(k)) {
+                    conflicts.add(new SerialityConflict(rule.action(), node, forbidden));
+                }
             }
         }
         return conflicts;
@@ -53,27 +76,91 @@ public final class SerialityCheck {
     /** The comparison key of an action phrase. */
     static String actionKey(String action) {
         StringBuilder key = new StringBuilder();
-        for (String word : action.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
-            if (word.isEmpty() || FUNCTION_WORDS.contains(word)) {
-                continue;
-            }
-            if (key.length() > 0) {
-                key.append(' ');
-            }
-            key.append(stem(word));
-        }
+        appendKey(action, key, Integer.MAX_VALUE);
         return key.toString();
     }
 
-    private static String stem(String word) {
-        String w = word;
-        if (w.length() >= 5 && w.endsWith("ing")) {
-            w = w.substring(0, w.length() - 3);
-        } else if (w.length() > 4 && w.endsWith("ed")) {
-            w = w.substring(0, w.length() - 2);
-        } else if (w.length() > 3 && w.endsWith("s") && !w.endsWith("ss")) {
-            w = w.substring(0, w.length() - 1);
+    /**
+     * Writes the key of {@code action} into {@code key} (cleared first): the lower-case stems of its first
+     * {@code maxWords} content words.
+     */
+    private static void appendKey(String action, StringBuilder key, int maxWords) {
+        key.setLength(0);
+        int i = 0;
+        int n = action.length();
+        int words = 0;
+        while (i < n && words < maxWords) {
+            while (i < n && !Character.isLetterOrDigit(action.charAt(i))) {
+                i++;
+            }
+            int wordStart = key.length() == 0 ? 0 : key.length() + 1;
+            if (i < n && key.length() > 0) {
+                key.append(' ');
+            }
+            while (i < n && Character.isLetterOrDigit(action.charAt(i))) {
+                key.append(Character.toLowerCase(action.charAt(i)));
+                i++;
+            }
+            int wordEnd = key.length();
+            if (wordEnd <= wordStart || isFunctionWord(key, wordStart, wordEnd)) {
+                key.setLength(Math.max(0, wordStart - 1)); // drop the word and its separator
+            } else {
+                key.setLength(wordStart + stemLength(key, wordStart, wordEnd));
+                words++;
+            }
         }
-        return w.length() > 2 && w.endsWith("e") ? w.substring(0, w.length() - 1) : w;
+    }
+
+    private static boolean isFunctionWord(CharSequence key, int start, int end) {
+        int len = end - start;
+        if (len > 6) {
+            return false; // no function word is longer: skip the comparisons for most content words
+        }
+        for (String word : FUNCTION_WORDS) {
+            if (word.length() == len && regionEquals(key, start, word)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean regionEquals(CharSequence key, int start, String word) {
+        for (int i = 0; i < word.length(); i++) {
+            if (key.charAt(start + i) != word.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** String.hashCode of the builder's contents, without building the string. */
+    private static int hashOf(CharSequence s) {
+        int h = 0;
+        for (int i = 0; i < s.length(); i++) {
+            h = 31 * h + s.charAt(i);
+        }
+        return h;
+    }
+
+    /** Length of the crude stem of {@code key[start, end)}: -ing, -ed, -s, then a final e, removed. */
+    private static int stemLength(CharSequence key, int start, int end) {
+        int len = end - start;
+        if (len >= 5 && endsWith(key, end, "ing")) {
+            len -= 3;
+        } else if (len > 4 && endsWith(key, end, "ed")) {
+            len -= 2;
+        } else if (len > 3 && key.charAt(end - 1) == 's' && key.charAt(end - 2) != 's') {
+            len -= 1;
+        }
+        return len > 2 && key.charAt(start + len - 1) == 'e' ? len - 1 : len;
+    }
+
+    private static boolean endsWith(CharSequence key, int end, String suffix) {
+        for (int i = 0; i < suffix.length(); i++) {
+            if (key.charAt(end - suffix.length() + i) != suffix.charAt(i)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -18,7 +18,7 @@ final class WordSet {
         mask = capacity - 1;
         for (String word : words) {
             String w = word.toLowerCase(Locale.ROOT);
-            int slot = hash(w, 0, w.length()) & mask;
+            int slot = hash(w.toCharArray(), 0, w.length()) & mask;
             while (slots[slot] != null && !slots[slot].equals(w)) {
                 slot = (slot + 1) & mask;
             }
@@ -26,8 +26,13 @@ final class WordSet {
         }
     }
 
-    boolean contains(CharSequence text, int start, int end) {
-        int slot = hash(text, start, end) & mask;
+    boolean contains(char[] text, int start, int end) {
+        return contains(hash(text, start, end), text, start, end);
+    }
+
+    /** Lookup with a precomputed {@link #hash} of the region, so one word can be tried against many sets. */
+    boolean contains(int hash, char[] text, int start, int end) {
+        int slot = hash & mask;
         while (slots[slot] != null) {
             if (equalsWord(text, start, end, slots[slot])) {
                 return true;
@@ -37,23 +42,24 @@ final class WordSet {
         return false;
     }
 
-    private static int hash(CharSequence text, int start, int end) {
+    static int hash(char[] text, int start, int end) {
         int h = 0;
         for (int i = start; i < end; i++) {
-            char c = text.charAt(i);
+            char c = text[i];
             if (ignorable(c)) {
                 continue;
             }
             h = 31 * h + fold(c);
         }
-        return h ^ (h >>> 16);
+        int mixed = h ^ (h >>> 16);
+        return mixed == 0 ? 1 : mixed; // 0 is the lexer's "not computed yet"
     }
 
     /** Whether {@code text[start, end)} is {@code word} (lower case), ignoring case and format characters. */
-    static boolean equalsWord(CharSequence text, int start, int end, String word) {
+    static boolean equalsWord(char[] text, int start, int end, String word) {
         int j = 0;
         for (int i = start; i < end; i++) {
-            char c = text.charAt(i);
+            char c = text[i];
             if (ignorable(c)) {
                 continue;
             }

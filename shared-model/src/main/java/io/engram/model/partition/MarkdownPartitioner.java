@@ -170,6 +170,12 @@ public final class MarkdownPartitioner {
     }
 
     private static String decode(byte[] raw) throws InvalidDocumentException {
+        // The JDK's decoding constructor is the fast path; it replaces bad input with U+FFFD, so only a
+        // text that contains U+FFFD needs the strict decoder to tell a real one from a bad byte.
+        String fast = new String(raw, StandardCharsets.UTF_8);
+        if (fast.indexOf('\uFFFD') < 0) {
+            return fast;
+        }
         CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
                 .onMalformedInput(CodingErrorAction.REPORT)
                 .onUnmappableCharacter(CodingErrorAction.REPORT);

@@ -16,7 +16,7 @@ import io.engram.model.tokens.TokenEstimate;
 public record PartitionConfig(int tau, double alpha1, double alpha2, int maxBytes, int maxNestingDepth,
                               TokenCounter tokens) {
 
-    public static final int DEFAULT_TAU = 8192;
+    public static final int DEFAULT_TAU = 16384;
     public static final int DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
     public static final int DEFAULT_MAX_NESTING_DEPTH = 64;
 

@@ -27,11 +27,14 @@ public final class TokenEstimate implements TokenCounter {
     /** χ of the text: the characters-per-token ratio of the densest script present. */
     static double chi(CharSequence text) {
         boolean rtlOrCyrillic = false;
-        for (int i = 0; i < text.length(); ) {
-            int cp = Character.codePointAt(text, i);
-            i += Character.charCount(cp);
-            if (cp < 0x0370) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x0370) {
                 continue; // Latin and symbols: the common case, no script lookup
+            }
+            int cp = Character.codePointAt(text, i);
+            if (Character.isSupplementaryCodePoint(cp)) {
+                i++;
             }
             Character.UnicodeScript script = Character.UnicodeScript.of(cp);
             switch (script) {

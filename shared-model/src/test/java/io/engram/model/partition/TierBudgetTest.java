@@ -63,6 +63,7 @@ class TierBudgetTest {
         assertThat(TierBudget.limit(0.3, 10)).isEqualTo(3);
         assertThat(TierBudget.limit(0.4, 8192)).isEqualTo(3276);
         assertThat(TierBudget.limit(0.3, 8192)).isEqualTo(2457);
+        assertThat(TierBudget.limit(0.4, 16384)).isEqualTo(6553);
     }
 
     @Test

@@ -1,0 +1,100 @@
+package io.engram.model.partition;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/** The real agent documents of ../shared/datasets/agents-md. */
+class RealDocumentsTest {
+
+    private static final Path DOCS = Path.of(System.getProperty("engram.datasets", "../../shared/datasets"))
+            .resolve("agents-md");
+    private final MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults());
+
+    static List<Path> documents() throws Exception {
+        try (Stream<Path> files = Files.list(DOCS)) {
+            return files.filter(p -> p.getFileName().toString().contains("__")).sorted().toList();
+        }
+    }
+
+    @Test
+    void everyDocumentPartitionsAndEveryListItemIsAHardRule() throws Exception {
+        List<Path> documents = documents();
+        assertThat(documents).hasSizeGreaterThanOrEqualTo(8);
+        for (Path file : documents) {
+            byte[] raw = Files.readAllBytes(file);
+            PartitionedDocument doc = partitioner.partition(raw);
+            String source = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
+            assertThat(doc.nodes()).as(file.toString()).isNotEmpty();
+            for (DocumentNode node : doc.nodes()) {
+                if (node.kind() == NodeKind.LIST_ITEM) {
+                    assertThat(node.tier()).as("%s node %d", file.getFileName(), node.index()).isEqualTo(1);
+                }
+                assertThat(source).contains(node.text());
+            }
+            assertThat(doc.budget().accepted()).as(file.toString()).isTrue();
+        }
+    }
+
+    @Test
+    void theLargestRealDocumentOverflowsTheHardBudgetOfAnEightThousandTokenContext() throws Exception {
+        MarkdownPartitioner small = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(8192, 0.4, 0.3));
+        PartitionedDocument doc = small.partition(Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
+        assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
+        assertThat(doc.budget().hardLimit()).isEqualTo(3276);
+        assertThat(doc.budget().hardTokens()).isEqualTo(doc.tier(1).stream().mapToLong(DocumentNode::tokens).sum())
+                .isGreaterThan(3276);
+    }
+
+    @Test
+    void flinkAgentsAgentsMdTiersAsCheckedByHand() throws Exception {
+        PartitionedDocument doc = partitioner.partition(Files.readAllBytes(DOCS.resolve("apache+flink-agents__AGENTS.md")));
+        // Read by hand: headings are lore; every paragraph but none of the headings holds an imperative
+        // ("preserve the … direction", "Use repository scripts", "Use package paths", "Prefer focused tests",
+        // "open or link a GitHub issue", "read code_review.md"); the command and checklist items are hard.
+        assertThat(doc.nodes()).extracting(n -> n.kind().label() + ":" + n.tier()).containsExactly(
+                "heading:0", "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2", "list_item:1", "list_item:1", "list_item:1", "list_item:1",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2", "list_item:1",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2");
+        assertThat(doc.nodes().get(2).rules()).extracting(r -> r.action())
+                .containsExactly("preserve the runtime -> plan -> api dependency direction in both Java and Python, "
+                        + "with no reverse dependencies");
+    }
+
+    @Test
+    void graphitiAgentsMdTiersAsCheckedByHand() throws Exception {
+        PartitionedDocument doc = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__AGENTS.md")));
+        // Read by hand: the structure paragraph and the "All three run …" paragraph only describe; the style,
+        // testing, commit, cloud, database and gotcha paragraphs hold imperatives; every list item is hard.
+        assertThat(doc.nodes()).extracting(n -> n.kind().label() + ":" + n.tier()).containsExactly(
+                "heading:0", "heading:0", "paragraph:0",
+                "heading:0", "list_item:1", "list_item:1", "list_item:1", "list_item:1", "list_item:1",
+                "list_item:1", "list_item:1",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2",
+                "heading:0", "paragraph:2", "list_item:1", "list_item:1",
+                "heading:0", "list_item:1", "list_item:1", "list_item:1", "list_item:1",
+                "heading:0", "paragraph:0", "list_item:1", "list_item:1",
+                "heading:0", "paragraph:2");
+    }
+
+    @Test
+    void soulMdInChineseFindsIdentityAndProhibitions() throws Exception {
+        PartitionedDocument doc = partitioner.partition(
+                Files.readAllBytes(DOCS.resolve("openclaw+openclaw__templates__SOUL.md")));
+        DocumentNode identity = doc.nodes().get(1);
+        assertThat(identity.text()).startsWith("_你不是聊天机器人");
+        assertThat(identity.tier()).isEqualTo(2);
+        assertThat(identity.rules()).extracting(r -> r.modality().code() + ":" + r.action())
+                .containsExactly("F:是聊天机器人", "O:是一个正在成形的专业智能体");
+    }
+}
