@@ -8,7 +8,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "engram 0.1.0",
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
-        subcommands = {StackCommand.class, PartitionCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, RecallCommand.class,
+                ServeCommand.class, CommandLine.HelpCommand.class})
 public final class EngramCli {
 
     public static void main(String[] args) {

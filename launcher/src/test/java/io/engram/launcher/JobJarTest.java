@@ -32,6 +32,11 @@ class JobJarTest {
             for (String prefix : forbidden) {
                 assertThat(names).as("entries under %s", prefix).noneMatch(n -> n.startsWith(prefix));
             }
+            // the embedding model and the Linux natives of ONNX Runtime and the tokenizer, none for other systems
+            assertThat(names).contains("all-minilm-l6-v2.onnx", "ai/onnxruntime/native/linux-x64/libonnxruntime.so",
+                    "native/lib/linux-x86_64/cpu/libtokenizers.so");
+            assertThat(names).noneMatch(n -> n.startsWith("ai/onnxruntime/native/win-")
+                    || n.startsWith("ai/onnxruntime/native/osx-"));
         }
         assertThat(Files.size(jar)).isLessThan(200L * 1024 * 1024);
     }

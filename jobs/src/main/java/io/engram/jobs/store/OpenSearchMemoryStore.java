@@ -1,0 +1,294 @@
+package io.engram.jobs.store;
+
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.opensearch.OpenSearchClient;
+import org.opensearch.client.opensearch._types.FieldValue;
+import org.opensearch.client.opensearch._types.OpenSearchException;
+import org.opensearch.client.opensearch._types.SortOrder;
+import org.opensearch.client.opensearch._types.query_dsl.Query;
+import org.opensearch.client.opensearch.core.BulkResponse;
+import org.opensearch.client.opensearch.core.SearchResponse;
+import org.opensearch.client.opensearch.core.bulk.BulkOperation;
+import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
+import org.opensearch.client.opensearch.core.search.Hit;
+import org.opensearch.client.opensearch.generic.Requests;
+import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBuilder;
+
+/**
+ * The memory index in OpenSearch: the index template, idempotent bulk upserts (ids are deterministic, so a
+ * replay overwrites), deletes, and the tenant-scoped reads retrieval needs. Every read and write is routed by
+ * tenant and every query carries a {@code tenant_id} filter; there is no method without a tenant.
+ */
+public final class OpenSearchMemoryStore implements AutoCloseable {
+
+    /** What a hit carries besides the record. */
+    public record ScoredRecord(MemoryRecord record, double score) {
+    }
+
+    private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
+
+    private final OpenSearchClient client;
+    private final String index;
+    private final RetryPolicy retry;
+
+    public OpenSearchMemoryStore(String httpUrl, String index, RetryPolicy retry) {
+        URI uri = URI.create(httpUrl);
+        HttpHost host = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
+        this.client = new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host).build());
+        this.index = index;
+        this.retry = retry;
+    }
+
+    /** The default index {@value MemoryIndexTemplate#INDEX} with the default retry policy. */
+    public static OpenSearchMemoryStore connect(String httpUrl) {
+        return new OpenSearchMemoryStore(httpUrl, MemoryIndexTemplate.INDEX, RetryPolicy.DEFAULT);
+    }
+
+    public String index() {
+        return index;
+    }
+
+    /** Installs the index template for vectors of {@code dimension} and creates the index when absent. */
+    public void ensureIndex(int dimension) {
+        try {
+            send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME, MemoryIndexTemplate.body(dimension).toString(), 200);
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                try {
+                    client.indices().create(c -> c.index(index));
+                } catch (OpenSearchException e) {
+                    if (!"resource_already_exists_exception".equals(e.error().type())) {
+                        throw e;
+                    }
+                }
+            }
+            client.cluster().health(h -> h.index(index).waitForStatus(
+                    org.opensearch.client.opensearch._types.HealthStatus.Yellow));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set up index " + index, e);
+        }
+    }
+
+    /**
+     * Indexes the records (insert or overwrite by id). Retries the whole request on connection loss and 5xx,
+     * and the items OpenSearch answered 429/5xx for, with backoff; items refused for good (a mapping error)
+     * and items still failing after the retry bound end in a {@link StoreWriteException}.
+     */
+    public void upsert(List<MemoryRecord> records) {
+        Map<String, BulkOperation> pending = new LinkedHashMap<>();
+        for (MemoryRecord r : records) {
+            pending.put(r.id(), BulkOperation.of(b -> b.index(i -> i.index(index).id(r.id()).routing(r.tenantId())
+                    .document(r.toSource()))));
+        }
+        write(pending);
+    }
+
+    /** Deletes records by id (a missing id is not an error). */
+    public void delete(String tenantId, List<String> ids) {
+        Map<String, BulkOperation> pending = new LinkedHashMap<>();
+        for (String id : ids) {
+            pending.put(id, BulkOperation.of(b -> b.delete(d -> d.index(index).id(id).routing(tenantId))));
+        }
+        write(pending);
+    }
+
+    private void write(Map<String, BulkOperation> pending) {
+        List<StoreWriteException.ItemFailure> permanent = new ArrayList<>();
+        Exception lastError = null;
+        for (int attempt = 0; attempt < retry.maxAttempts() && !pending.isEmpty(); attempt++) {
+            if (attempt > 0) {
+                sleep(retry.backoff(attempt - 1).toMillis());
+            }
+            BulkResponse response;
+            try {
+                List<BulkOperation> operations = new ArrayList<>(pending.values());
+                response = client.bulk(b -> b.operations(operations));
+            } catch (IOException | RuntimeException e) {
+                lastError = e; // connection loss or a whole-request failure: retry everything pending
+                continue;
+            }
+            List<StoreWriteException.ItemFailure> retryable = new ArrayList<>();
+            for (BulkResponseItem item : response.items()) {
+                if (item.error() == null || (item.status() == 404 && item.result() != null)) {
+                    pending.remove(item.id());
+                } else if (RETRYABLE.contains(item.status())) {
+                    retryable.add(new StoreWriteException.ItemFailure(item.id(), item.status(), item.error().reason()));
+                } else {
+                    pending.remove(item.id());
+                    permanent.add(new StoreWriteException.ItemFailure(item.id(), item.status(),
+                            item.error().type() + ": " + item.error().reason()));
+                }
+            }
+            if (!retryable.isEmpty()) {
+                lastError = new StoreWriteException("items to retry", retryable, null);
+            }
+        }
+        if (!permanent.isEmpty()) {
+            throw new StoreWriteException("OpenSearch refused " + permanent.size() + " documents", permanent, lastError);
+        }
+        if (!pending.isEmpty()) {
+            List<StoreWriteException.ItemFailure> left = new ArrayList<>();
+            pending.keySet().forEach(id -> left.add(new StoreWriteException.ItemFailure(id, 0, "not written")));
+            throw new StoreWriteException(pending.size() + " documents not written after " + retry.maxAttempts()
+                    + " attempts", left, lastError);
+        }
+    }
+
+    /**
+     * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
+     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted.
+     */
+    public long deleteOlderDocumentVersions(String tenantId, String agentId, String docPath, long keepVersion) {
+        String body = "{\"query\":{\"bool\":{\"filter\":["
+                + term("tenant_id", tenantId) + "," + term("agent_id", agentId) + "," + term("doc_path", docPath)
+                + ",{\"terms\":{\"type\":[\"invariant\",\"lore\"]}},{\"range\":{\"doc_version\":{\"lt\":" + keepVersion
+                + "}}}]}}}";
+        String response = send("POST", "/" + index + "/_delete_by_query?refresh=true&conflicts=proceed&routing="
+                + java.net.URLEncoder.encode(tenantId, java.nio.charset.StandardCharsets.UTF_8), body, 200);
+        try {
+            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response).path("deleted").asLong();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static String term(String field, String value) {
+        return "{\"term\":{\"" + field + "\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(value) + "}}";
+    }
+
+    /** Makes every write so far searchable (tests, the demo, cycle closing). */
+    public void refresh() {
+        send("POST", "/" + index + "/_refresh", null, 200);
+    }
+
+    /** BM25 over {@code text}, the tenant's records only, optionally of some types. */
+    public List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
+        Query match = Query.of(q -> q.match(m -> m.field("text").query(FieldValue.of(query))));
+        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
+    }
+
+    /** k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return. */
+    public List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
+        List<Float> v = new ArrayList<>(vector.length);
+        for (float f : vector) {
+            v.add(f);
+        }
+        Query filter = Query.of(q -> q.bool(b -> b.filter(filters(tenantId, types))));
+        Query knn = Query.of(q -> q.knn(n -> n.field("embedding").vector(v).k(k).filter(filter)));
+        // the outer filter is redundant with the pre-filter: it keeps the tenant guarantee local to this method
+        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(knn).filter(filters(tenantId, Set.of())))), null);
+    }
+
+    /** Records of the tenant matching exact field values, sorted by {@code sortField} (ascending or not). */
+    public List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
+                                   String sortField, boolean ascending) {
+        List<Query> filters = filters(tenantId, types);
+        terms.forEach((field, value) -> filters.add(Query.of(q -> q.term(t -> t.field(field).value(fieldValue(value))))));
+        return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters))),
+                sortField == null ? null : new Sort(sortField, ascending))
+                .stream().map(ScoredRecord::record).toList();
+    }
+
+    /** How many records the tenant has (of the given types; all when empty). */
+    public long count(String tenantId, Set<RecordType> types) {
+        try {
+            return client.count(c -> c.index(index).routing(tenantId)
+                    .query(Query.of(q -> q.bool(b -> b.filter(filters(tenantId, types)))))).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private record Sort(String field, boolean ascending) {
+    }
+
+    private List<ScoredRecord> search(String tenantId, int size, Query query, Sort sort) {
+        try {
+            @SuppressWarnings({"unchecked", "rawtypes"})
+            SearchResponse<Map<String, Object>> response = (SearchResponse) client.search(s -> {
+                s.index(index).routing(tenantId).size(size).query(query);
+                if (sort != null) {
+                    s.sort(o -> o.field(f -> f.field(sort.field()).order(sort.ascending() ? SortOrder.Asc : SortOrder.Desc)));
+                }
+                return s;
+            }, Map.class);
+            List<ScoredRecord> out = new ArrayList<>();
+            for (Hit<Map<String, Object>> hit : response.hits().hits()) {
+                MemoryRecord record = MemoryRecord.fromSource(hit.id(), hit.source());
+                if (!tenantId.equals(record.tenantId())) {
+                    throw new IllegalStateException("tenant filter breached: " + hit.id() + " of " + record.tenantId());
+                }
+                out.add(new ScoredRecord(record, hit.score() == null ? 0 : hit.score()));
+            }
+            return out;
+        } catch (IOException e) {
+            throw new UncheckedIOException("search failed on " + index, e);
+        }
+    }
+
+    private static List<Query> filters(String tenantId, Set<RecordType> types) {
+        if (tenantId == null || tenantId.isEmpty()) {
+            throw new IllegalArgumentException("every query needs a tenant");
+        }
+        List<Query> filters = new ArrayList<>();
+        filters.add(Query.of(q -> q.term(t -> t.field("tenant_id").value(FieldValue.of(tenantId)))));
+        if (!types.isEmpty()) {
+            List<FieldValue> values = types.stream().map(t -> FieldValue.of(t.label())).toList();
+            filters.add(Query.of(q -> q.terms(t -> t.field("type").terms(v -> v.value(values)))));
+        }
+        return filters;
+    }
+
+    private static FieldValue fieldValue(Object value) {
+        if (value instanceof Number n) {
+            return FieldValue.of(n.longValue());
+        }
+        if (value instanceof Boolean b) {
+            return FieldValue.of(b);
+        }
+        return FieldValue.of(String.valueOf(value));
+    }
+
+    private String send(String method, String path, String jsonBody, int expected) {
+        Requests.JsonBodyBuilder request = Requests.builder().method(method).endpoint(path);
+        if (jsonBody != null) {
+            request.json(jsonBody);
+        }
+        try (var response = client.generic().execute(request.build())) {
+            String body = response.getBody().map(b -> b.bodyAsString()).orElse("");
+            if (response.getStatus() != expected) {
+                throw new IllegalStateException(method + " " + path + " answered " + response.getStatus() + ": " + body);
+            }
+            return body;
+        } catch (IOException e) {
+            throw new UncheckedIOException(method + " " + path + " failed", e);
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while backing off", e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            client._transport().close();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,104 @@
+package io.engram.jobs.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.stack.EmbeddedOpenSearch;
+import io.engram.stack.EmbeddedServicesExtension;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedServicesExtension.class)
+class OpenSearchMemoryStoreTest {
+
+    private static OpenSearchMemoryStore store;
+
+    @BeforeAll
+    static void connect(EmbeddedOpenSearch openSearch) {
+        store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-store-test", RetryPolicy.DEFAULT);
+        store.ensureIndex(3);
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Test
+    void rewritingTheSameRecordsKeepsCountAndContent() {
+        List<MemoryRecord> records = List.of(
+                Records.memory("idem", "idem-1", "the deploy key lives in the vault", new float[] {1, 0, 0}),
+                Records.memory("idem", "idem-2", "lunch is at noon", new float[] {0, 1, 0}),
+                Records.memory("idem", "idem-3", "the cat is called Miso", new float[] {0, 0, 1}));
+        store.upsert(records);
+        store.refresh();
+        List<MemoryRecord> first = store.find("idem", Map.of(), Set.of(), 10, "position", true);
+        store.upsert(records);
+        store.upsert(records);
+        store.refresh();
+        assertThat(store.count("idem", Set.of())).isEqualTo(3);
+        List<MemoryRecord> again = store.find("idem", Map.of(), Set.of(), 10, "position", true);
+        assertThat(again).containsExactlyInAnyOrderElementsOf(first).containsExactlyInAnyOrderElementsOf(records);
+    }
+
+    @Test
+    void aNewDocumentVersionReplacesTheOldChunks() {
+        store.upsert(List.of(
+                Records.chunk("ver", "ver-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs", new float[] {1, 0, 0}),
+                Records.chunk("ver", "ver-v1-1", RecordType.LORE, 0, "AGENTS.md", 1, 1, "We like tabs", new float[] {0, 1, 0}),
+                Records.chunk("ver", "other-doc", RecordType.LORE, 0, "SOUL.md", 1, 0, "Soul lore", new float[] {0, 0, 1})));
+        store.refresh();
+        store.upsert(List.of(
+                Records.chunk("ver", "ver-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0, "- Always use spaces", new float[] {1, 0, 0})));
+        long deleted = store.deleteOlderDocumentVersions("ver", "agent-1", "AGENTS.md", 2);
+        store.refresh();
+        assertThat(deleted).isEqualTo(2);
+        assertThat(store.find("ver", Map.of(), Set.of(), 10, "position", true))
+                .extracting(MemoryRecord::id).containsExactlyInAnyOrder("ver-v2-0", "other-doc");
+    }
+
+    @Test
+    void queriesAreScopedToTheirTenant() {
+        store.upsert(List.of(
+                Records.memory("alpha", "alpha-1", "shared words about the vault", new float[] {1, 0, 0}),
+                Records.memory("beta", "beta-1", "shared words about the vault", new float[] {1, 0, 0})));
+        store.refresh();
+        assertThat(store.bm25("alpha", "vault", 10, Set.of())).extracting(s -> s.record().id()).containsExactly("alpha-1");
+        assertThat(store.knn("beta", new float[] {1, 0, 0}, 10, Set.of())).extracting(s -> s.record().id())
+                .containsExactly("beta-1");
+        assertThatThrownBy(() -> store.bm25("", "vault", 10, Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDocumentTheMappingRefusesIsAClearFailureNotADrop() {
+        MemoryRecord wrongDimension = Records.memory("bad", "bad-1", "four dimensions", new float[] {1, 0, 0, 0});
+        MemoryRecord fine = Records.memory("bad", "bad-2", "three dimensions", new float[] {0, 1, 0});
+        assertThatThrownBy(() -> store.upsert(List.of(wrongDimension, fine)))
+                .isInstanceOf(StoreWriteException.class)
+                .satisfies(e -> assertThat(((StoreWriteException) e).failures())
+                        .singleElement().satisfies(f -> {
+                            assertThat(f.id()).isEqualTo("bad-1");
+                            assertThat(f.status()).isEqualTo(400);
+                        }));
+        store.refresh();
+        assertThat(store.find("bad", Map.of(), Set.of(), 10, null, true)).extracting(MemoryRecord::id).containsExactly("bad-2");
+    }
+
+    @Test
+    void anUnreachableNodeIsRetriedThenFailsWithACount() {
+        try (OpenSearchMemoryStore nowhere = new OpenSearchMemoryStore("http://127.0.0.1:1", "engram-memories-x",
+                new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(20)))) {
+            assertThatThrownBy(() -> nowhere.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class)
+                    .hasMessageContaining("1 documents not written after 3 attempts");
+        }
+    }
+}

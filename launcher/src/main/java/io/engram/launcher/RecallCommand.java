@@ -1,0 +1,73 @@
+package io.engram.launcher;
+
+import io.engram.jobs.retrieval.ContextService;
+import io.engram.model.retrieval.AssembledContext;
+import java.io.PrintWriter;
+import java.time.Clock;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "recall", mixinStandardHelpOptions = true,
+        description = "Assemble a tenant's context for a query, straight from OpenSearch.")
+final class RecallCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--tenant", required = true, paramLabel = "T", description = "The tenant (required: there is no query without one).")
+    String tenant;
+
+    @Option(names = "--query", required = true, paramLabel = "Q", description = "What to recall.")
+    String query;
+
+    @Option(names = "--session", paramLabel = "S", description = "Session whose recent raw tail to include.")
+    String session;
+
+    @Option(names = "--user", paramLabel = "U", description = "The asking user (scores same-user memories higher).")
+    String user;
+
+    @Option(names = "--budget", paramLabel = "N", description = "Token budget (default: ${DEFAULT-VALUE}).")
+    int budget = 2000;
+
+    @Option(names = "--json", description = "Print the context as JSON.")
+    boolean json;
+
+    @Option(names = "--opensearch", required = true, paramLabel = "URL", description = "OpenSearch, e.g. http://127.0.0.1:9200.")
+    String openSearch;
+
+    @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: ${DEFAULT-VALUE}).")
+    String index = io.engram.jobs.store.MemoryIndexTemplate.INDEX;
+
+    @Override
+    public Integer call() throws Exception {
+        if (!tenant.matches("^[a-z0-9][a-z0-9_-]{0,62}$")) {
+            spec.commandLine().getErr().println("engram recall: invalid tenant id: " + tenant);
+            return 2;
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        try (Retrieval retrieval = new Retrieval(openSearch, index)) {
+            AssembledContext c = retrieval.context.assemble(
+                    new ContextService.Request(tenant, session, user, query, budget), Clock.systemUTC().instant());
+            if (json) {
+                out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter()
+                        .writeValueAsString(ResponsesJson.context(tenant, c)));
+            } else {
+                out.printf("context for %s: %d of %d tokens%s%n", tenant, c.tokensUsed(), c.budget(),
+                        c.degraded() ? " (degraded: " + String.join("; ", c.degradedReasons()) + ")" : "");
+                for (AssembledContext.Included i : c.included()) {
+                    out.printf("+ %-11s %-9s %5d  %s%n", i.section().name().toLowerCase(), i.item().type().label(),
+                            i.item().tokens(), i.item().text().replace('\n', ' '));
+                }
+                for (AssembledContext.Excluded e : c.excluded()) {
+                    out.printf("- %-11s %-9s %5d  %s%n", e.section().name().toLowerCase(), e.item().type().label(),
+                            e.item().tokens(), e.reason());
+                }
+            }
+        }
+        out.flush();
+        return 0;
+    }
+}

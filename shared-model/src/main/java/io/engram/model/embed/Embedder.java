@@ -1,0 +1,37 @@
+package io.engram.model.embed;
+
+import io.engram.model.tokens.TokenCounter;
+import java.util.List;
+
+/**
+ * Turns texts into unit-length vectors. Documents (chunks, turns, summaries) and queries may get different
+ * prefixes, as e5-style models require; the default model uses none. Implementations are thread-safe.
+ */
+public interface Embedder extends AutoCloseable {
+
+    /** Embeddings of texts stored in the memory, in the order given. */
+    List<Embedding> embedDocuments(List<String> texts);
+
+    /** Embeddings of search queries, in the order given. */
+    List<Embedding> embedQueries(List<String> texts);
+
+    default Embedding embedQuery(String text) {
+        return embedQueries(List.of(text)).get(0);
+    }
+
+    default Embedding embedDocument(String text) {
+        return embedDocuments(List.of(text)).get(0);
+    }
+
+    /** Length of the vectors. */
+    int dimension();
+
+    /** Names the model, its variant and every option that changes vectors (dimension, pooling, prefixes). */
+    String modelId();
+
+    /** The model's own tokenizer as a token counter, for budgets that must match what the model sees. */
+    TokenCounter tokenCounter();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,19 @@
+package io.engram.model.retrieval;
+
+/**
+ * One piece of text that may go into an assembled context.
+ *
+ * @param id     the memory record's id
+ * @param type   what it is
+ * @param text   the text as it would be injected
+ * @param tokens its token count
+ * @param score  retrieval score (memories); 0 for rules and tail turns
+ */
+public record ContextItem(String id, RecordType type, String text, int tokens, double score) {
+
+    public ContextItem {
+        if (tokens < 0) {
+            throw new IllegalArgumentException("tokens must not be negative: " + tokens);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.engram.model.retrieval;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A memory record as stored in OpenSearch (BRIEF.md "Contracts"): one document of the memory index. Absent
+ * optional fields are {@code null}. {@link #toSource()} and {@link #fromSource} are the index's JSON shape.
+ */
+public record MemoryRecord(String id, String tenantId, RecordType type, Integer tier, String text, float[] embedding,
+                           List<String> sourceRefs, int generation, Double confidence, Double decayRate,
+                           Double authority, String sessionId, String userId, String role, String agentId,
+                           String docPath, Long docVersion, Integer position, int tokens, Instant ts) {
+
+    public MemoryRecord {
+        if (id == null || id.isEmpty() || tenantId == null || type == null || text == null || ts == null) {
+            throw new IllegalArgumentException("a memory record needs id, tenant_id, type, text and ts");
+        }
+        sourceRefs = sourceRefs == null ? List.of() : List.copyOf(sourceRefs);
+    }
+
+    /** The document body for the index. */
+    public Map<String, Object> toSource() {
+        Map<String, Object> source = new LinkedHashMap<>();
+        source.put("tenant_id", tenantId);
+        source.put("type", type.label());
+        putIfPresent(source, "tier", tier);
+        source.put("text", text);
+        if (embedding != null) {
+            List<Float> vector = new ArrayList<>(embedding.length);
+            for (float v : embedding) {
+                vector.add(v);
+            }
+            source.put("embedding", vector);
+        }
+        source.put("source_refs", sourceRefs);
+        source.put("generation", generation);
+        putIfPresent(source, "confidence", confidence);
+        putIfPresent(source, "decay_rate", decayRate);
+        putIfPresent(source, "authority", authority);
+        putIfPresent(source, "session_id", sessionId);
+        putIfPresent(source, "user_id", userId);
+        putIfPresent(source, "role", role);
+        putIfPresent(source, "agent_id", agentId);
+        putIfPresent(source, "doc_path", docPath);
+        putIfPresent(source, "doc_version", docVersion);
+        putIfPresent(source, "position", position);
+        source.put("tokens", tokens);
+        source.put("ts", ts.toString());
+        return source;
+    }
+
+    private static void putIfPresent(Map<String, Object> source, String key, Object value) {
+        if (value != null) {
+            source.put(key, value);
+        }
+    }
+
+    /** Reads a document body back (the {@code _source} of a hit). */
+    public static MemoryRecord fromSource(String id, Map<String, Object> source) {
+        float[] embedding = null;
+        if (source.get("embedding") instanceof List<?> vector) {
+            embedding = new float[vector.size()];
+            for (int i = 0; i < embedding.length; i++) {
+                embedding[i] = ((Number) vector.get(i)).floatValue();
+            }
+        }
+        List<String> refs = new ArrayList<>();
+        if (source.get("source_refs") instanceof List<?> list) {
+            list.forEach(r -> refs.add(String.valueOf(r)));
+        }
+        return new MemoryRecord(id, (String) source.get("tenant_id"), RecordType.ofLabel((String) source.get("type")),
+                integer(source.get("tier")), (String) source.get("text"), embedding, refs,
+                source.get("generation") == null ? 0 : ((Number) source.get("generation")).intValue(),
+                decimal(source.get("confidence")), decimal(source.get("decay_rate")), decimal(source.get("authority")),
+                (String) source.get("session_id"), (String) source.get("user_id"), (String) source.get("role"),
+                (String) source.get("agent_id"),
+                (String) source.get("doc_path"),
+                source.get("doc_version") == null ? null : ((Number) source.get("doc_version")).longValue(),
+                integer(source.get("position")),
+                source.get("tokens") == null ? 0 : ((Number) source.get("tokens")).intValue(),
+                Instant.parse((String) source.get("ts")));
+    }
+
+    private static Integer integer(Object value) {
+        return value == null ? null : ((Number) value).intValue();
+    }
+
+    private static Double decimal(Object value) {
+        return value == null ? null : ((Number) value).doubleValue();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof MemoryRecord other && id.equals(other.id) && tenantId.equals(other.tenantId)
+                && toSource().equals(other.toSource());
+    }
+
+    @Override
+    public int hashCode() {
+        return id.hashCode();
+    }
+
+    @Override
+    public String toString() {
+        return "MemoryRecord[" + id + ", " + tenantId + ", " + type.label() + ", \"" + text + "\"]";
+    }
+}

@@ -1,0 +1,17 @@
+package io.engram.model.retrieval;
+
+import java.util.Locale;
+
+/** The {@code type} of a memory record in OpenSearch (BRIEF.md "Contracts"). */
+public enum RecordType {
+    TURN, SUMMARY, INVARIANT, LORE, MEMORY, LESSON, KNOWLEDGE;
+
+    /** The lower-case name stored in the index. */
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static RecordType ofLabel(String label) {
+        return valueOf(label.toUpperCase(Locale.ROOT));
+    }
+}

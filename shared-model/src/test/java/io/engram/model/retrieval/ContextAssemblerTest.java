@@ -1,0 +1,97 @@
+package io.engram.model.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.model.retrieval.AssembledContext.Section;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ContextAssemblerTest {
+
+    private final ContextAssembler assembler = new ContextAssembler(0.3);
+
+    private static ContextItem item(String id, RecordType type, int tokens, double score) {
+        return new ContextItem(id, type, id, tokens, score);
+    }
+
+    private static List<String> ids(AssembledContext c, Section section) {
+        return c.included().stream().filter(i -> i.section() == section).map(i -> i.item().id()).toList();
+    }
+
+    @Test
+    void sectionsFillInPrecedenceOrderWithinTheBudget() {
+        AssembledContext c = assembler.assemble(100,
+                List.of(item("h1", RecordType.INVARIANT, 10, 0)),
+                List.of(item("t1", RecordType.TURN, 20, 0)),
+                List.of(item("s1", RecordType.INVARIANT, 15, 0), item("s2", RecordType.INVARIANT, 10, 0),
+                        item("s3", RecordType.INVARIANT, 1, 0)),
+                List.of(item("m1", RecordType.MEMORY, 30, 0.4), item("m2", RecordType.LORE, 40, 0.9),
+                        item("m3", RecordType.SUMMARY, 25, 0.5), item("m4", RecordType.MEMORY, 5, 0.1)));
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("h1");
+        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("t1");
+        // soft limit min(30, 100 - 10 - 20) = 30: s1 + s2 = 25 fit, s3 would fit too (26) -> all kept
+        assertThat(ids(c, Section.SOFT_RULES)).containsExactly("s1", "s2", "s3");
+        // 100 - 10 - 20 - 26 = 44 left: m2 (40) fits, m3 (25) does not, m1 (30) does not, m4 (5) does not (4 left)
+        assertThat(ids(c, Section.MEMORIES)).containsExactly("m2");
+        assertThat(c.tokensUsed()).isEqualTo(96);
+        assertThat(c.degraded()).isFalse();
+        assertThat(c.excluded()).extracting(e -> e.item().id()).containsExactly("m3", "m1", "m4");
+        assertThat(c.excluded().get(2).reason()).contains("needs 5 tokens, 4 left");
+        // rendering order: hard rules, soft rules, memories, tail
+        assertThat(c.included()).extracting(i -> i.item().id()).containsExactly("h1", "s1", "s2", "s3", "m2", "t1");
+    }
+
+    @Test
+    void softRulesAreALongestPrefixUnderAlpha2Tau() {
+        AssembledContext c = assembler.assemble(100, List.of(), List.of(),
+                List.of(item("s1", RecordType.INVARIANT, 20, 0), item("s2", RecordType.INVARIANT, 11, 0),
+                        item("s3", RecordType.INVARIANT, 1, 0)), List.of());
+        // floor(0.3 * 100) = 30: s1 fits, s2 would make 31, so s2 and everything after are cut
+        assertThat(ids(c, Section.SOFT_RULES)).containsExactly("s1");
+        assertThat(c.excluded()).extracting(e -> e.item().id()).containsExactly("s2", "s3");
+        assertThat(c.excluded().get(0).reason()).contains("= 30 tokens");
+    }
+
+    @Test
+    void softRulesShrinkToWhatHardRulesAndTheTailLeave() {
+        AssembledContext c = assembler.assemble(100, List.of(item("h", RecordType.INVARIANT, 60, 0)),
+                List.of(item("t", RecordType.TURN, 25, 0)),
+                List.of(item("s1", RecordType.INVARIANT, 10, 0), item("s2", RecordType.INVARIANT, 10, 0)), List.of());
+        // min(30, 100 - 60 - 25 = 15): s1 only
+        assertThat(ids(c, Section.SOFT_RULES)).containsExactly("s1");
+        assertThat(c.tokensUsed()).isEqualTo(95);
+    }
+
+    @Test
+    void hardRulesLargerThanTheBudgetAreKeptAndReportedDegraded() {
+        AssembledContext c = assembler.assemble(50, List.of(item("h1", RecordType.INVARIANT, 40, 0),
+                        item("h2", RecordType.INVARIANT, 30, 0)), List.of(item("t", RecordType.TURN, 10, 0)),
+                List.of(item("s", RecordType.INVARIANT, 1, 0)), List.of(item("m", RecordType.MEMORY, 1, 1.0)));
+        assertThat(c.degraded()).isTrue();
+        assertThat(c.degradedReasons()).containsExactly("hard rules take 70 tokens, over the budget of 50");
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("h1", "h2");
+        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("t");
+        assertThat(ids(c, Section.SOFT_RULES)).isEmpty();
+        assertThat(ids(c, Section.MEMORIES)).isEmpty();
+        assertThat(c.tokensUsed()).isEqualTo(80);
+    }
+
+    @Test
+    void theTailOverflowingTheBudgetIsDegradedToo() {
+        AssembledContext c = assembler.assemble(50, List.of(item("h", RecordType.INVARIANT, 30, 0)),
+                List.of(item("t1", RecordType.TURN, 15, 0), item("t2", RecordType.TURN, 15, 0)), List.of(), List.of());
+        assertThat(c.degraded()).isTrue();
+        assertThat(c.degradedReasons().get(0)).contains("take 60 tokens, over the budget of 50");
+    }
+
+    @Test
+    void exactlyTheBudgetIsNotDegradedAndAMemoryAlreadyInTheTailIsNotRepeated() {
+        AssembledContext c = assembler.assemble(50, List.of(item("h", RecordType.INVARIANT, 20, 0)),
+                List.of(item("t", RecordType.TURN, 20, 0)), List.of(),
+                List.of(item("t", RecordType.TURN, 20, 0.99), item("m", RecordType.MEMORY, 10, 0.5)));
+        assertThat(c.degraded()).isFalse();
+        assertThat(c.tokensUsed()).isEqualTo(50);
+        assertThat(ids(c, Section.MEMORIES)).containsExactly("m");
+        assertThat(c.excluded()).singleElement().satisfies(e -> assertThat(e.reason()).isEqualTo("already in the context"));
+    }
+}
