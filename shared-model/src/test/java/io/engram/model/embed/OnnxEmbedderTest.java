@@ -172,6 +172,36 @@ class OnnxEmbedderTest {
     }
 
     @Test
+    void thePartitionerCanCountWithTheModelsTokenizer() throws Exception {
+        io.engram.model.partition.MarkdownPartitioner partitioner = new io.engram.model.partition.MarkdownPartitioner(
+                io.engram.model.partition.PartitionConfig.defaults().withTokens(embedder.tokenCounter()));
+        byte[] raw = "# Rules\n\n- tokenization\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        io.engram.model.partition.PartitionedDocument doc = partitioner.partition(raw);
+        assertThat(doc.cacheKey()).isEqualTo(io.engram.model.partition.DocumentCacheKey.of(raw, "all-minilm-l6-v2"));
+        // "-", "token", "##ization": the model's count, not the estimate ceil(14 / 4) = 4
+        assertThat(doc.nodes().get(1).tokens()).isEqualTo(3);
+        assertThat(io.engram.model.tokens.TokenEstimate.of("- tokenization")).isEqualTo(4);
+    }
+
+    @Test
+    void aModelGivenByPathEmbedsLikeTheClasspathCopy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path model = dir.resolve("model.onnx");
+        java.nio.file.Path tokenizer = dir.resolve("tokenizer.json");
+        try (var in = OnnxEmbedder.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2.onnx")) {
+            java.nio.file.Files.copy(in, model);
+        }
+        try (var in = OnnxEmbedder.class.getClassLoader().getResourceAsStream("all-minilm-l6-v2-tokenizer.json")) {
+            java.nio.file.Files.copy(in, tokenizer);
+        }
+        try (OnnxEmbedder byPath = OnnxEmbedder.fromFiles(model, tokenizer, EmbedderOptions.defaults())) {
+            assertThat(byPath.modelId()).startsWith("model/384/");
+            assertThat(byPath.embedDocument("same vectors").cosine(embedder.embedDocument("same vectors")))
+                    .isCloseTo(1.0, within(1e-6));
+        }
+    }
+
+    @Test
     void quantizedModelIsReproducibleOneRowPerCall() {
         try (OnnxEmbedder q = OnnxEmbedder.allMiniLmL6V2Quantized(OnnxEmbedder.quantizedOptions())) {
             Embedding alone = q.embedDocument("The deploy key lives in the vault.");
