@@ -1,0 +1,74 @@
+package io.engram.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+class CompactCommandTest {
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void printsTheTailAndTheSummariesWithTheirScores() throws Exception {
+        String[] topics = {"We hiked up the mountain and saw goats near the summit.",
+                "My sister painted the lake at sunrise; the colours were amazing.",
+                "The dog chewed my running shoes again this morning.",
+                "I have a job interview on Thursday and I feel nervous.",
+                "We baked a chocolate cake for grandma's birthday party."};
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            lines.add(String.format("{\"schema\":\"turn.v1\",\"tenant_id\":\"acme\",\"session_id\":\"s1\",\"turn_id\":\"t%d\","
+                    + "\"seq\":%d,\"role\":\"%s\",\"text\":\"%s\",\"ts\":\"2026-11-01T10:%02d:00Z\"}",
+                    i, i, i % 2 == 0 ? "user" : "assistant", topics[i % topics.length], i));
+        }
+        lines.add(lines.get(3)); // a replayed turn counts once
+        Path file = dir.resolve("session.jsonl");
+        Files.write(file, lines);
+
+        StringWriter out = new StringWriter();
+        CommandLine cli = EngramCli.commandLine();
+        cli.setOut(new PrintWriter(out));
+        assertThat(cli.execute("compact", "--session", file.toString(), "--json")).isZero();
+        JsonNode json = ResponsesJson.JSON.readTree(out.toString());
+        JsonNode summaries = json.path("summaries");
+        // ~30 compactable turns before the tail: ceil(n / 20) = 2 contiguous clusters, 2 summaries
+        assertThat(summaries).hasSize(2);
+        JsonNode s = summaries.get(0);
+        assertThat(s.path("id").asText()).startsWith("sum-");
+        assertThat(s.path("generation").asInt()).isEqualTo(1);
+        assertThat(s.path("source_refs").get(0).asText()).isEqualTo("t0");
+        int compacted = s.path("source_refs").size() + summaries.get(1).path("source_refs").size();
+        assertThat(compacted).isGreaterThanOrEqualTo(20);
+        double align = s.path("q_align").asDouble();
+        double cover = s.path("q_cover").asDouble();
+        assertThat(s.path("confidence").asDouble()).isEqualTo(Math.max(0, Math.min(1, (align + cover) / 2)));
+        assertThat(s.path("decay_rate").asDouble()).isEqualTo(1 - s.path("confidence").asDouble());
+        assertThat(s.path("summary_tokens").asInt()).isLessThan(s.path("source_tokens").asInt());
+        // the tail: the last raw turns, verbatim, after the compacted ones
+        JsonNode tail = json.path("tail");
+        assertThat(tail.size()).isBetween(4, 40 - compacted);
+        assertThat(tail.get(tail.size() - 1).path("turn_id").asText()).isEqualTo("t39");
+        assertThat(tail.get(tail.size() - 1).path("text").asText()).isEqualTo(topics[39 % 5]);
+    }
+
+    @Test
+    void malformedLinesAreRefusedWithTheLineNumber() throws Exception {
+        Path file = dir.resolve("bad.jsonl");
+        Files.writeString(file, "{\"turn_id\":\"t0\",\"seq\":0,\"text\":\"ok\"}\n{not json\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = EngramCli.commandLine();
+        cli.setErr(new PrintWriter(err));
+        assertThat(cli.execute("compact", "--session", file.toString())).isEqualTo(2);
+        assertThat(err.toString()).contains("line 2 is not JSON");
+    }
+}
