@@ -1,0 +1,168 @@
+package io.engram.jobs.compaction;
+
+import io.engram.model.compaction.ExtractiveSummarizer;
+import io.engram.model.compaction.SessionCompactor;
+import io.engram.model.compaction.SessionCompactor.SummaryRecord;
+import io.engram.model.compaction.SessionCompactor.Turn;
+import io.engram.model.embed.Embedder;
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.StateTtlConfig;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * Compaction of one {@code (tenant, session)} (keyed by {@link TurnEvent#sessionKey()}). Keyed state holds
+ * the session's uncompacted turns, its live summaries and the highest compacted seq. A turn becomes final when
+ * the watermark passes its time plus the allowed lateness (an event-time timer); only final turns are
+ * compacted, in seq order, so the same turns in any arrival order within the lateness give the same summaries.
+ * A turn id seen before, or a seq at or below what was compacted, is a replay and is dropped. After
+ * {@code inactivityGap} of event time without a turn the session is compacted as idle. Compacted turns leave
+ * state; every state has a TTL so abandoned sessions go too. The algorithm is {@link SessionCompactor}.
+ */
+public final class SessionCompactionFunction extends KeyedProcessFunction<String, TurnEvent, CompactionResult> {
+
+    private static final long serialVersionUID = 1L;
+
+    /** Builds the embedder on the task manager (ONNX sessions are not serializable). */
+    public interface EmbedderFactory extends Supplier<Embedder>, Serializable {
+    }
+
+    private final EmbedderFactory embedderFactory;
+    private final long allowedLatenessMillis;
+    private final long inactivityGapMillis;
+    private final Duration stateTtl;
+
+    private transient Embedder embedder;
+    private transient SessionCompactor compactor;
+    private transient MapState<String, TurnEvent> pending;
+    private transient ListState<String> summaries;
+    private transient ValueState<Long> maxCompactedSeq;
+    private transient ValueState<Long> idleTimer;
+
+    public SessionCompactionFunction(EmbedderFactory embedderFactory, Duration allowedLateness, Duration inactivityGap,
+                                     Duration stateTtl) {
+        this.embedderFactory = embedderFactory;
+        this.allowedLatenessMillis = allowedLateness.toMillis();
+        this.inactivityGapMillis = inactivityGap.toMillis();
+        this.stateTtl = stateTtl;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        embedder = embedderFactory.get();
+        compactor = new SessionCompactor(new ExtractiveSummarizer(embedder, ExtractiveSummarizer.Options.TURNS),
+                SessionCompactor.Options.DEFAULT);
+        StateTtlConfig ttl = StateTtlConfig.newBuilder(stateTtl).build();
+        MapStateDescriptor<String, TurnEvent> pendingDescriptor = pendingTurnsDescriptor();
+        pendingDescriptor.enableTimeToLive(ttl);
+        ListStateDescriptor<String> summariesDescriptor = new ListStateDescriptor<>("summaries", Types.STRING);
+        summariesDescriptor.enableTimeToLive(ttl);
+        ValueStateDescriptor<Long> compactedDescriptor = new ValueStateDescriptor<>("max-compacted-seq", Types.LONG);
+        compactedDescriptor.enableTimeToLive(ttl);
+        pending = getRuntimeContext().getMapState(pendingDescriptor);
+        summaries = getRuntimeContext().getListState(summariesDescriptor);
+        maxCompactedSeq = getRuntimeContext().getState(compactedDescriptor);
+        idleTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("idle-timer", Types.LONG));
+    }
+
+    /** The uncompacted turns of a session, by turn id (also read by the operator test). */
+    static MapStateDescriptor<String, TurnEvent> pendingTurnsDescriptor() {
+        return new MapStateDescriptor<>("pending-turns", Types.STRING, TypeInformation.of(TurnEvent.class));
+    }
+
+    @Override
+    public void processElement(TurnEvent turn, Context ctx, Collector<CompactionResult> out) throws Exception {
+        Long compacted = maxCompactedSeq.value();
+        if (pending.contains(turn.turnId()) || (compacted != null && turn.seq() <= compacted)) {
+            return; // a replay or a duplicate
+        }
+        pending.put(turn.turnId(), turn);
+        ctx.timerService().registerEventTimeTimer(turn.tsMillis() + allowedLatenessMillis);
+        Long previousIdle = idleTimer.value();
+        long idleAt = turn.tsMillis() + inactivityGapMillis;
+        if (previousIdle == null || idleAt > previousIdle) {
+            if (previousIdle != null) {
+                ctx.timerService().deleteEventTimeTimer(previousIdle);
+            }
+            ctx.timerService().registerEventTimeTimer(idleAt);
+            idleTimer.update(idleAt);
+        }
+    }
+
+    @Override
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<CompactionResult> out) throws Exception {
+        boolean idle = idleTimer.value() != null && timestamp == idleTimer.value();
+        if (idle) {
+            idleTimer.clear();
+        }
+        long finalUpTo = ctx.timerService().currentWatermark() - allowedLatenessMillis;
+        List<Turn> ready = new ArrayList<>();
+        for (TurnEvent t : pending.values()) {
+            if (idle || t.tsMillis() <= finalUpTo) {
+                ready.add(new Turn(t.turnId(), t.seq(), t.role(), t.text(), Instant.ofEpochMilli(t.tsMillis()),
+                        embedder.tokenCounter().count(t.text())));
+            }
+        }
+        if (ready.isEmpty()) {
+            return;
+        }
+        ready.sort(Comparator.comparingLong(Turn::seq).thenComparing(Turn::turnId));
+        List<SummaryRecord> live = new ArrayList<>();
+        for (String json : summaries.get()) {
+            live.add(SummaryCodec.decode(json));
+        }
+        String[] key = ctx.getCurrentKey().split("/", 2);
+        SessionCompactor.Outcome outcome = compactor.compact(key[0], key[1], ready, live, idle);
+        if (outcome.summaries().isEmpty() && outcome.guardRefusals() == 0 && outcome.declinedClusters() == 0) {
+            return;
+        }
+        long highest = maxCompactedSeq.value() == null ? Long.MIN_VALUE : maxCompactedSeq.value();
+        Set<String> compactedIds = new HashSet<>(outcome.compactedTurnIds());
+        for (Turn t : ready) {
+            if (compactedIds.contains(t.turnId())) {
+                pending.remove(t.turnId());
+                highest = Math.max(highest, t.seq());
+            }
+        }
+        if (highest != Long.MIN_VALUE) {
+            maxCompactedSeq.update(highest);
+        }
+        Set<String> retired = new HashSet<>(outcome.retiredSummaryIds());
+        List<String> kept = new ArrayList<>();
+        for (SummaryRecord s : live) {
+            if (!retired.contains(s.id())) {
+                kept.add(SummaryCodec.encode(s));
+            }
+        }
+        List<String> created = outcome.summaries().stream().map(SummaryCodec::encode).toList();
+        kept.addAll(created);
+        summaries.update(kept);
+        out.collect(new CompactionResult(key[0], key[1], created, outcome.compactedTurnIds(),
+                outcome.retiredSummaryIds(), outcome.declinedClusters(), outcome.guardRefusals(),
+                outcome.floorViolations()));
+    }
+
+    @Override
+    public void close() {
+        if (embedder != null) {
+            embedder.close();
+        }
+    }
+}

@@ -1,0 +1,143 @@
+package io.engram.jobs.compaction;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.OnnxEmbedder;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** The compaction operator under Flink's keyed operator harness, with the real embedding model. */
+class SessionCompactionFunctionTest {
+
+    private static final long T0 = 1_767_000_000_000L;
+    private static final String[] TOPICS = {"We hiked up the mountain and saw goats near the summit.",
+            "My sister painted the lake at sunrise; the colours were amazing.",
+            "The dog chewed my running shoes again this morning.",
+            "I have a job interview on Thursday and I feel nervous.",
+            "We baked a chocolate cake for grandma's birthday party."};
+
+    private static List<TurnEvent> session(int n) {
+        List<TurnEvent> turns = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            turns.add(new TurnEvent("acme", "s1", "u1", "t" + i, i, i % 2 == 0 ? "user" : "assistant",
+                    TOPICS[i % TOPICS.length] + " (" + i + ")", T0 + 60_000L * i));
+        }
+        return turns;
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness() throws Exception {
+        SessionCompactionFunction function = new SessionCompactionFunction(
+                () -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()),
+                Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30));
+        KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness =
+                new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
+                        TurnEvent::sessionKey, org.apache.flink.api.common.typeinfo.Types.STRING);
+        harness.open();
+        return harness;
+    }
+
+    /** Feeds the turns in the given order, then moves the watermark past every turn's lateness. */
+    private static List<CompactionResult> run(List<TurnEvent> arrivals, long finalWatermark) throws Exception {
+        try (var harness = harness()) {
+            for (TurnEvent t : arrivals) {
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            harness.processWatermark(finalWatermark);
+            List<CompactionResult> results = new ArrayList<>();
+            harness.extractOutputValues().forEach(results::add);
+            return results;
+        }
+    }
+
+    private static List<String> summaryIds(List<CompactionResult> results) {
+        List<String> ids = new ArrayList<>();
+        for (CompactionResult r : results) {
+            for (String json : r.summariesJson()) {
+                ids.add(SummaryCodec.decode(json).id() + " " + SummaryCodec.decode(json).text().hashCode());
+            }
+        }
+        return ids;
+    }
+
+    @Test
+    void outOfOrderAndDuplicateTurnsGiveTheSameSummariesAsInOrder() throws Exception {
+        List<TurnEvent> inOrder = session(40);
+        long watermark = T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis(); // past the lateness, before idle
+        List<CompactionResult> expected = run(inOrder, watermark);
+        assertThat(summaryIds(expected)).hasSize(2);
+
+        List<TurnEvent> shuffled = new ArrayList<>(inOrder);
+        Collections.shuffle(shuffled, new Random(7));
+        shuffled.addAll(inOrder.subList(0, 10)); // replays
+        List<CompactionResult> actual = run(shuffled, watermark);
+        assertThat(summaryIds(actual)).isEqualTo(summaryIds(expected));
+        CompactionResult first = actual.get(0);
+        assertThat(first.tenantId()).isEqualTo("acme");
+        assertThat(first.sessionId()).isEqualTo("s1");
+        assertThat(first.compactedTurnIds()).contains("t0", "t1");
+    }
+
+    @Test
+    void compactedTurnsLeaveStateAndTheirReplaysAreDropped() throws Exception {
+        try (var harness = harness()) {
+            for (TurnEvent t : session(40)) {
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            assertThat(pendingTurns(harness)).hasSize(40);
+            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
+            List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
+            List<String> compacted = results.stream().flatMap(r -> r.compactedTurnIds().stream()).toList();
+            assertThat(compacted).hasSizeGreaterThanOrEqualTo(20);
+            // the compacted turns left state: what remains is the rest, the tail among it
+            List<String> left = pendingTurns(harness);
+            assertThat(left).hasSize(40 - compacted.size()).doesNotContainAnyElementsOf(compacted).contains("t39");
+
+            harness.getOutput().clear();
+            for (TurnEvent t : session(5)) { // replays of compacted turns
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(20).toMillis());
+            assertThat(harness.extractOutputValues()).isEmpty();
+        }
+    }
+
+    private static List<String> pendingTurns(
+            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness) throws Exception {
+        @SuppressWarnings("unchecked")
+        KeyedProcessOperator<String, TurnEvent, CompactionResult> operator =
+                (KeyedProcessOperator<String, TurnEvent, CompactionResult>) harness.getOperator();
+        operator.setCurrentKey("acme/s1");
+        org.apache.flink.api.common.state.MapState<String, TurnEvent> state = operator.getKeyedStateBackend()
+                .getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                        org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
+                        SessionCompactionFunction.pendingTurnsDescriptor());
+        List<String> ids = new ArrayList<>();
+        state.keys().forEach(ids::add);
+        return ids;
+    }
+
+    @Test
+    void anIdleSessionIsCompactedBelowKByItsInactivityTimer() throws Exception {
+        try (var harness = harness()) {
+            for (TurnEvent t : session(22)) { // tail ~10, ~12 compactable < k = 20
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            harness.processWatermark(T0 + 60_000L * 22 + Duration.ofMinutes(10).toMillis());
+            assertThat(harness.extractOutputValues()).isEmpty();
+            // one hour of event time without a turn: the idle timer compacts what waits
+            harness.processWatermark(T0 + 60_000L * 21 + Duration.ofHours(1).toMillis());
+            List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
+            assertThat(results).hasSize(1);
+            assertThat(results.get(0).summariesJson()).hasSize(1);
+            assertThat(SummaryCodec.decode(results.get(0).summariesJson().get(0)).sourceRefs()).startsWith("t0", "t1");
+        }
+    }
+}
