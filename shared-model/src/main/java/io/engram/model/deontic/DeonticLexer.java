@@ -112,16 +112,22 @@ public final class DeonticLexer {
 
     /** The rules in {@code text}, in order of appearance. */
     public List<Rule> rules(CharSequence text) {
-        Scan scan = new Scan(text);
+        Scan scan = SCANS.get();
+        scan.reset(text);
         scan.run();
-        return scan.rules;
+        List<Rule> found = scan.rules.isEmpty() ? List.of() : List.copyOf(scan.rules);
+        scan.rules.clear();
+        return found;
     }
+
+    /** One scanner per thread: its buffers are reused from text to text instead of allocated per call. */
+    private static final ThreadLocal<Scan> SCANS = ThreadLocal.withInitial(Scan::new);
 
     /** One pass over one text: clause boundaries, tokens of the current clause, rules found. */
     private static final class Scan {
-        private final char[] text;
-        private final int length;
-        private final List<Rule> rules = new ArrayList<>(0);
+        private char[] text = new char[256];
+        private int length;
+        private final List<Rule> rules = new ArrayList<>();
         private int[] starts = new int[64];
         private int[] ends = new int[64];
         private byte[] types = new byte[64];
@@ -139,10 +145,16 @@ public final class DeonticLexer {
         private boolean onlyCode;
         private char boundary;
 
-        Scan(CharSequence text) {
-            // one copy per text, so the scan reads an array instead of calling charAt per character
-            this.text = text.toString().toCharArray();
-            this.length = this.text.length;
+        /** Copies the text into the reused buffer: the scan reads an array instead of calling charAt. */
+        void reset(CharSequence input) {
+            String s = input.toString();
+            length = s.length();
+            if (text.length < length) {
+                text = new char[Math.max(length, text.length * 2)];
+            }
+            s.getChars(0, length, text, 0);
+            count = 0;
+            commas = 0;
         }
 
         void run() {

@@ -41,12 +41,13 @@ public final class SerialityCheck {
         if (firstForbidden.isEmpty()) {
             return conflicts;
         }
-        // Most obligations share no first word with any prohibition: key one word before keying them all.
-        Set<Integer> forbiddenFirstWords = new HashSet<>();
+        // Most obligations share no two leading words with any prohibition: key two words before keying them all.
+        Set<Integer> forbiddenPrefixes = new HashSet<>();
         Set<Integer> forbiddenHashes = new HashSet<>();
         for (String k : firstForbidden.keySet()) {
-            int space = k.indexOf(' ');
-            forbiddenFirstWords.add(hashOf(space < 0 ? k : k.substring(0, space)));
+            int first = k.indexOf(' ');
+            int second = first < 0 ? -1 : k.indexOf(' ', first + 1);
+            forbiddenPrefixes.add(hashOf(second < 0 ? k : k.substring(0, second)));
             forbiddenHashes.add(k.hashCode());
         }
         Set<String> reported = new HashSet<>();
@@ -55,8 +56,8 @@ public final class SerialityCheck {
                 if (rule.modality() != Modality.OBLIGATORY) {
                     continue;
                 }
-                appendKey(rule.action(), key, 1);
-                if (!forbiddenFirstWords.contains(hashOf(key))) {
+                appendKey(rule.action(), key, 2);
+                if (!forbiddenPrefixes.contains(hashOf(key))) {
                     continue;
                 }
                 appendKey(rule.action(), key, Integer.MAX_VALUE);
