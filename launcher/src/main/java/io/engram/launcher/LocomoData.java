@@ -26,7 +26,7 @@ final class LocomoData {
     }
 
     /** One conversation: its id, two speakers and turns in order. */
-    record Conversation(String sampleId, String speakerA, String speakerB, List<Turn> turns, JsonNode qa) {
+    record Conversation(String sampleId, String speakerA, String speakerB, List<Turn> turns) {
     }
 
     private LocomoData() {
@@ -52,7 +52,7 @@ final class LocomoData {
                 }
             }
             conversations.add(new Conversation(sample.path("sample_id").asText("sample-" + conversations.size()),
-                    c.path("speaker_a").asText(), c.path("speaker_b").asText(), turns, sample.path("qa")));
+                    c.path("speaker_a").asText(), c.path("speaker_b").asText(), turns));
         }
         return conversations;
     }

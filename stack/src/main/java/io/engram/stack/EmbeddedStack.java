@@ -3,7 +3,6 @@ package io.engram.stack;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -20,10 +19,6 @@ public final class EmbeddedStack implements AutoCloseable {
     /** What to start, on which ports ({@code 0} = free) and where to keep data. */
     public record Config(Set<Service> services, int kafkaPort, int openSearchPort, int postgresPort,
                          Optional<Path> dataRoot) {
-
-        public static Config allEphemeral() {
-            return new Config(EnumSet.allOf(Service.class), 0, 0, 0, Optional.empty());
-        }
 
         ServiceOptions options(Service service) {
             int port = switch (service) {

@@ -207,11 +207,6 @@ public final class OnnxEmbedder implements Embedder {
         return tokenCounter;
     }
 
-    /** The model's window in tokens, special tokens included. */
-    public int windowTokens() {
-        return options.windowTokens();
-    }
-
     /** One model input row: a window of one text, special tokens included. */
     private record Row(int text, long[] ids) {
     }
