@@ -32,6 +32,17 @@ final class LocomoData {
     private LocomoData() {
     }
 
+    /** The QA items of one sample. */
+    static List<JsonNode> questions(Path file, String sampleId) throws IOException {
+        List<JsonNode> items = new ArrayList<>();
+        for (JsonNode sample : ResponsesJson.JSON.readTree(file.toFile())) {
+            if (sample.path("sample_id").asText().equals(sampleId)) {
+                sample.path("qa").forEach(items::add);
+            }
+        }
+        return items;
+    }
+
     static List<Conversation> read(Path file) throws IOException {
         JsonNode root = ResponsesJson.JSON.readTree(file.toFile());
         List<Conversation> conversations = new ArrayList<>();

@@ -1,0 +1,8 @@
+package io.engram.launcher;
+
+import picocli.CommandLine.Command;
+
+@Command(name = "eval", mixinStandardHelpOptions = true, description = "Retrieval quality evaluations.",
+        subcommands = EvalLocomoCommand.class)
+final class EvalCommand {
+}
