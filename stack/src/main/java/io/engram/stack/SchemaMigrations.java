@@ -60,11 +60,12 @@ public final class SchemaMigrations {
         List<Integer> applied = new ArrayList<>();
         try {
             try (Statement s = connection.createStatement()) {
+                // Serialises concurrent starters (several launchers, a deploy job) on one database, before
+                // anything is created: two concurrent CREATE TABLE IF NOT EXISTS can still collide.
+                s.execute("SELECT pg_advisory_xact_lock(7355608)");
                 s.execute("CREATE TABLE IF NOT EXISTS engram_schema_history ("
                         + "version INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, "
                         + "applied_at TIMESTAMPTZ NOT NULL DEFAULT now())");
-                // Serialises concurrent starters (several launchers, a deploy job) on one database.
-                s.execute("SELECT pg_advisory_xact_lock(7355608)");
             }
             Map<Integer, String> recorded = recordedChecksums(connection);
             for (Migration m : migrations) {
