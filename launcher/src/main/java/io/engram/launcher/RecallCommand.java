@@ -35,11 +35,8 @@ final class RecallCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the context as JSON.")
     boolean json;
 
-    @Option(names = "--opensearch", required = true, paramLabel = "URL", description = "OpenSearch, e.g. http://127.0.0.1:9200.")
-    String openSearch;
-
-    @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: ${DEFAULT-VALUE}).")
-    String index = io.engram.jobs.store.MemoryIndexTemplate.INDEX;
+    @picocli.CommandLine.Mixin
+    MemoryIndexOptions memoryIndex;
 
     @Override
     public Integer call() throws Exception {
@@ -48,7 +45,7 @@ final class RecallCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (Retrieval retrieval = new Retrieval(openSearch, index)) {
+        try (Retrieval retrieval = new Retrieval(memoryIndex.openSearch, memoryIndex.index)) {
             AssembledContext c = retrieval.context.assemble(
                     new ContextService.Request(tenant, session, user, query, budget), Clock.systemUTC().instant());
             if (json) {

@@ -16,11 +16,8 @@ final class ServeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--opensearch", required = true, paramLabel = "URL", description = "OpenSearch, e.g. http://127.0.0.1:9200.")
-    String openSearch;
-
-    @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: ${DEFAULT-VALUE}).")
-    String index = io.engram.jobs.store.MemoryIndexTemplate.INDEX;
+    @picocli.CommandLine.Mixin
+    MemoryIndexOptions memoryIndex;
 
     @Option(names = "--api-keys", required = true, paramLabel = "FILE", description = "Properties file of key=tenant_id lines.")
     Path apiKeys;
@@ -31,7 +28,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ApiKeys keys = ApiKeys.load(apiKeys);
-        Retrieval retrieval = new Retrieval(openSearch, index);
+        Retrieval retrieval = new Retrieval(memoryIndex.openSearch, memoryIndex.index);
         HttpApi api = new HttpApi(port, keys, retrieval, Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

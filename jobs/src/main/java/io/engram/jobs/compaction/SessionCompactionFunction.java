@@ -51,7 +51,7 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
 
     private transient Embedder embedder;
     private transient SessionCompactor compactor;
-    private transient MapState<String, TurnEvent> pending;
+    private transient MapState<String, PendingTurn> pending;
     private transient ListState<String> summaries;
     private transient ValueState<Long> maxCompactedSeq;
     private transient ValueState<Long> idleTimer;
@@ -70,7 +70,7 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         compactor = new SessionCompactor(new ExtractiveSummarizer(embedder, ExtractiveSummarizer.Options.TURNS),
                 SessionCompactor.Options.DEFAULT);
         StateTtlConfig ttl = StateTtlConfig.newBuilder(stateTtl).build();
-        MapStateDescriptor<String, TurnEvent> pendingDescriptor = pendingTurnsDescriptor();
+        MapStateDescriptor<String, PendingTurn> pendingDescriptor = pendingTurnsDescriptor();
         pendingDescriptor.enableTimeToLive(ttl);
         ListStateDescriptor<String> summariesDescriptor = new ListStateDescriptor<>("summaries", Types.STRING);
         summariesDescriptor.enableTimeToLive(ttl);
@@ -82,9 +82,13 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         idleTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("idle-timer", Types.LONG));
     }
 
+    /** An uncompacted turn with its token count, counted once on arrival rather than at every timer. */
+    public record PendingTurn(TurnEvent turn, int tokens) {
+    }
+
     /** The uncompacted turns of a session, by turn id (also read by the operator test). */
-    static MapStateDescriptor<String, TurnEvent> pendingTurnsDescriptor() {
-        return new MapStateDescriptor<>("pending-turns", Types.STRING, TypeInformation.of(TurnEvent.class));
+    static MapStateDescriptor<String, PendingTurn> pendingTurnsDescriptor() {
+        return new MapStateDescriptor<>("pending-turns", Types.STRING, TypeInformation.of(PendingTurn.class));
     }
 
     @Override
@@ -93,7 +97,7 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         if (pending.contains(turn.turnId()) || (compacted != null && turn.seq() <= compacted)) {
             return; // a replay or a duplicate
         }
-        pending.put(turn.turnId(), turn);
+        pending.put(turn.turnId(), new PendingTurn(turn, embedder.tokenCounter().count(turn.text())));
         ctx.timerService().registerEventTimeTimer(turn.tsMillis() + allowedLatenessMillis);
         Long previousIdle = idleTimer.value();
         long idleAt = turn.tsMillis() + inactivityGapMillis;
@@ -114,10 +118,10 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         }
         long finalUpTo = ctx.timerService().currentWatermark() - allowedLatenessMillis;
         List<Turn> ready = new ArrayList<>();
-        for (TurnEvent t : pending.values()) {
+        for (PendingTurn p : pending.values()) {
+            TurnEvent t = p.turn();
             if (idle || t.tsMillis() <= finalUpTo) {
-                ready.add(new Turn(t.turnId(), t.seq(), t.role(), t.text(), Instant.ofEpochMilli(t.tsMillis()),
-                        embedder.tokenCounter().count(t.text())));
+                ready.add(new Turn(t.turnId(), t.seq(), t.role(), t.text(), Instant.ofEpochMilli(t.tsMillis()), p.tokens()));
             }
         }
         if (ready.isEmpty()) {

@@ -36,6 +36,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
     }
 
     private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
 
     private final OpenSearchClient client;
     private final String index;
@@ -155,7 +156,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         String response = send("POST", "/" + index + "/_delete_by_query?refresh=true&conflicts=proceed&routing="
                 + java.net.URLEncoder.encode(tenantId, java.nio.charset.StandardCharsets.UTF_8), body, 200);
         try {
-            return new com.fasterxml.jackson.databind.ObjectMapper().readTree(response).path("deleted").asLong();
+            return JSON.readTree(response).path("deleted").asLong();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -115,7 +115,7 @@ class SessionCompactionFunctionTest {
         KeyedProcessOperator<String, TurnEvent, CompactionResult> operator =
                 (KeyedProcessOperator<String, TurnEvent, CompactionResult>) harness.getOperator();
         operator.setCurrentKey("acme/s1");
-        org.apache.flink.api.common.state.MapState<String, TurnEvent> state = operator.getKeyedStateBackend()
+        org.apache.flink.api.common.state.MapState<String, SessionCompactionFunction.PendingTurn> state = operator.getKeyedStateBackend()
                 .getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                         org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
                         SessionCompactionFunction.pendingTurnsDescriptor());

@@ -62,10 +62,11 @@ public final class ExtractiveSummarizer {
     public Optional<Summary> summarize(List<String> sources) {
         List<float[]> sourceVectors = vectors(sources);
         int sourceTokens = sources.stream().mapToInt(tokens::count).sum();
+        Sentences sentences = options.granularity() == Granularity.SENTENCE ? sentences(sources) : null;
         for (double density : new double[] {options.density(), options.aggressiveDensity()}) {
-            Optional<Summary> s = options.granularity() == Granularity.TURN
+            Optional<Summary> s = sentences == null
                     ? byTurns(sources, sourceVectors, sourceTokens, density)
-                    : bySentences(sources, sourceVectors, sourceTokens, (int) Math.floor(density * sourceTokens), density);
+                    : bySentences(sentences, sourceVectors, sourceTokens, (int) Math.floor(density * sourceTokens), density);
             if (s.isPresent()) {
                 return s;
             }
@@ -77,7 +78,23 @@ public final class ExtractiveSummarizer {
     public Optional<Summary> summarizeWithin(List<String> sources, int tokenBudget) {
         List<float[]> sourceVectors = vectors(sources);
         int sourceTokens = sources.stream().mapToInt(tokens::count).sum();
-        return bySentences(sources, sourceVectors, sourceTokens, tokenBudget, tokenBudget / (double) sourceTokens);
+        return bySentences(sentences(sources), sourceVectors, sourceTokens, tokenBudget, tokenBudget / (double) sourceTokens);
+    }
+
+    /** The sentences of the sources with their vectors and token counts: computed once per summary. */
+    private record Sentences(List<String> texts, List<float[]> vectors, int[] tokens) {
+    }
+
+    private Sentences sentences(List<String> sources) {
+        List<String> texts = new ArrayList<>();
+        for (String source : sources) {
+            for (String sentence : SENTENCE_END.split(source.strip())) {
+                if (!sentence.isBlank()) {
+                    texts.add(sentence.strip());
+                }
+            }
+        }
+        return new Sentences(texts, vectors(texts), texts.stream().mapToInt(tokens::count).toArray());
     }
 
     private Optional<Summary> byTurns(List<String> sources, List<float[]> vectors, int sourceTokens, double density) {
@@ -95,18 +112,11 @@ public final class ExtractiveSummarizer {
         return accept(parts, vectors, sourceTokens, density);
     }
 
-    private Optional<Summary> bySentences(List<String> sources, List<float[]> sourceVectors, int sourceTokens,
+    private Optional<Summary> bySentences(Sentences units, List<float[]> sourceVectors, int sourceTokens,
                                           int budget, double density) {
-        List<String> sentences = new ArrayList<>();
-        for (String source : sources) {
-            for (String sentence : SENTENCE_END.split(source.strip())) {
-                if (!sentence.isBlank()) {
-                    sentences.add(sentence.strip());
-                }
-            }
-        }
-        List<float[]> vectors = vectors(sentences);
-        int[] sentenceTokens = sentences.stream().mapToInt(tokens::count).toArray();
+        List<String> sentences = units.texts();
+        List<float[]> vectors = units.vectors();
+        int[] sentenceTokens = units.tokens();
         float[] centroid = mean(sourceVectors);
         boolean[] chosen = new boolean[sentences.size()];
         List<Integer> picked = new ArrayList<>();

@@ -65,21 +65,22 @@ public final class MarkdownPartitioner {
 
     /** Partitions raw document bytes, which must be UTF-8 text. */
     public PartitionedDocument partition(byte[] raw) throws InvalidDocumentException {
-        if (raw.length > config.maxBytes()) {
-            throw new InvalidDocumentException(Reason.TOO_LARGE,
-                    "document is " + raw.length + " bytes, over the limit of " + config.maxBytes());
-        }
+        requireSize(raw);
         return partition(raw, decode(raw));
     }
 
     /** Partitions a document given as text (its UTF-8 bytes are what the cache key hashes). */
     public PartitionedDocument partition(String markdown) throws InvalidDocumentException {
         byte[] raw = markdown.getBytes(StandardCharsets.UTF_8);
+        requireSize(raw);
+        return partition(raw, markdown);
+    }
+
+    private void requireSize(byte[] raw) throws InvalidDocumentException {
         if (raw.length > config.maxBytes()) {
             throw new InvalidDocumentException(Reason.TOO_LARGE,
                     "document is " + raw.length + " bytes, over the limit of " + config.maxBytes());
         }
-        return partition(raw, markdown);
     }
 
     private PartitionedDocument partition(byte[] raw, String decoded) throws InvalidDocumentException {
