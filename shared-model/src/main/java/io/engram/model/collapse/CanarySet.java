@@ -1,0 +1,94 @@
+package io.engram.model.collapse;
+
+import io.engram.model.retrieval.RecordType;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * A tenant's frozen canary queries (BRIEF.md §D, seed §2.1). Minted once from the store shape at the first
+ * qualifying cycle: entries are taken in the shape's sample order (FNV of the record id, so the choice does not
+ * depend on write order), an equal quota per learning type present, then backfilled in the same order. Each
+ * canary's query is the first {@value #QUERY_TERMS} distinct words (four letters or more) of its anchor's text.
+ * The set id is derived from the anchors, so the same store mints the same set; trends never compare rows of
+ * different sets.
+ */
+public record CanarySet(String id, List<Canary> canaries) {
+
+    static final int QUERY_TERMS = 8;
+
+    /** One canary: the record it must find and the BM25 query that should find it. */
+    public record Canary(String id, String anchorRef, RecordType anchorType, String query) {
+    }
+
+    public CanarySet {
+        canaries = List.copyOf(canaries);
+    }
+
+    public static CanarySet mint(StoreShape shape, int count) {
+        Map<RecordType, List<StoreShape.Entry>> byType = new EnumMap<>(RecordType.class);
+        List<StoreShape.Entry> usable = new ArrayList<>();
+        for (StoreShape.Entry e : shape.inSampleOrder()) {
+            if (!e.canaryQuery().isEmpty()) {
+                usable.add(e);
+                byType.computeIfAbsent(e.type(), t -> new ArrayList<>()).add(e);
+            }
+        }
+        int target = Math.min(count, usable.size());
+        Set<StoreShape.Entry> chosen = new LinkedHashSet<>();
+        if (!byType.isEmpty()) {
+            int quota = target / byType.size();
+            byType.values().forEach(entries -> chosen.addAll(entries.subList(0, Math.min(quota, entries.size()))));
+        }
+        for (StoreShape.Entry e : usable) {
+            if (chosen.size() >= target) {
+                break;
+            }
+            chosen.add(e);
+        }
+        List<Canary> canaries = new ArrayList<>();
+        StringBuilder anchors = new StringBuilder();
+        for (StoreShape.Entry e : chosen) {
+            canaries.add(new Canary(String.format(Locale.ROOT, "c%03d", canaries.size()), e.id(), e.type(),
+                    e.canaryQuery()));
+            anchors.append(e.id()).append('\n');
+        }
+        return new CanarySet("cs-" + NormHash.of(anchors.toString()), canaries);
+    }
+
+    /** The canary query of a text: its first distinct words of four letters or more, lower-cased. */
+    public static String queryOf(String text) {
+        Set<String> terms = new LinkedHashSet<>();
+        for (String raw : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+            if (raw.length() >= 4) {
+                terms.add(raw);
+                if (terms.size() == QUERY_TERMS) {
+                    break;
+                }
+            }
+        }
+        return String.join(" ", terms);
+    }
+
+    /**
+     * The 0-based rank of the canary's first hit in a BM25 result list, or −1: a hit is the anchor itself or an
+     * entry whose source refs name the anchor (one level of merge-following, seed §2.2).
+     */
+    public static int rankOfHit(Canary canary, List<String> resultIds, Map<String, List<String>> sourceRefs, int k) {
+        return RankMetrics.firstRelevantRank(resultIds,
+                id -> id.equals(canary.anchorRef())
+                        || sourceRefs.getOrDefault(id, List.of()).contains(canary.anchorRef()), k);
+    }
+
+    /** The anchor ids (for tests and the CLI). */
+    public Set<String> anchors() {
+        Set<String> ids = new HashSet<>();
+        canaries.forEach(c -> ids.add(c.anchorRef()));
+        return ids;
+    }
+}

@@ -1,0 +1,113 @@
+package io.engram.model.collapse;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.function.ToDoubleFunction;
+
+/**
+ * The alert evaluation (BRIEF.md §D, seed §1): a pure function of the history rows and the current row. The
+ * window is the last W rows of the current row's canary set, oldest first, excluding the current row; with
+ * fewer than W rows no windowed alert (collapse or churn) fires. Threshold comparisons that include equality
+ * tolerate 1e-9 so a value exactly at a threshold fires despite binary rounding; strict ones do not.
+ */
+public final class CollapseAlerts {
+
+    static final double EPSILON = 1e-9;
+
+    private CollapseAlerts() {
+    }
+
+    /** One fired alert: its kind and the numbers that made it fire. */
+    public record Alert(Kind kind, String detail) {
+    }
+
+    public enum Kind {
+        COLLAPSE_RECALL("collapse-recall"), COLLAPSE_ENTROPY("collapse-entropy"), COLLAPSE_SHRINK("collapse-shrink"),
+        MERGE_FLOOR("merge-floor"), CHURN("churn");
+
+        private final String label;
+
+        Kind(String label) {
+            this.label = label;
+        }
+
+        public String label() {
+            return label;
+        }
+    }
+
+    public static List<Alert> evaluate(List<CycleMetrics> history, CycleMetrics current, CollapseConfig config) {
+        List<Alert> alerts = new ArrayList<>();
+        List<CycleMetrics> window = window(history, current, config.window());
+        if (window.size() == config.window()) {
+            CycleMetrics start = window.get(0);
+            double recallMedian = median(window, CycleMetrics::meanRecall);
+            if (current.meanRecall() <= recallMedian - config.recallDrop() + EPSILON) {
+                alerts.add(new Alert(Kind.COLLAPSE_RECALL, String.format(Locale.ROOT,
+                        "mean recall %.3f ≤ window median %.3f − %.2f", current.meanRecall(), recallMedian,
+                        config.recallDrop())));
+            }
+            if (nonIncreasingRatios(window, current)
+                    && start.distinctContentRatio() - current.distinctContentRatio() >= config.entropyDrop() - EPSILON) {
+                alerts.add(new Alert(Kind.COLLAPSE_ENTROPY, String.format(Locale.ROOT,
+                        "distinct content ratio fell %.3f → %.3f without rising over %d cycles",
+                        start.distinctContentRatio(), current.distinctContentRatio(), window.size() + 1)));
+            }
+            long maxTotal = window.stream().mapToLong(CycleMetrics::storeTotal).max().orElse(0);
+            if (current.storeTotal() < config.shrinkFactor() * maxTotal - EPSILON
+                    && current.overGenerationCount() > start.overGenerationCount()) {
+                alerts.add(new Alert(Kind.COLLAPSE_SHRINK, String.format(Locale.ROOT,
+                        "store %d < %.2f × window max %d while over-generation rose %d → %d", current.storeTotal(),
+                        config.shrinkFactor(), maxTotal, start.overGenerationCount(), current.overGenerationCount())));
+            }
+            long accepted = window.stream().mapToLong(CycleMetrics::acceptedActions).sum();
+            double ndcgMedian = median(window, CycleMetrics::meanNdcg);
+            double ratioMedian = median(window, CycleMetrics::distinctContentRatio);
+            if (accepted >= config.churnMinAccepted()
+                    && Math.abs(current.meanNdcg() - ndcgMedian) < config.churnFlatness() - EPSILON
+                    && Math.abs(current.distinctContentRatio() - ratioMedian) < config.churnFlatness() - EPSILON) {
+                alerts.add(new Alert(Kind.CHURN, String.format(Locale.ROOT,
+                        "%d accepted writes in %d cycles, ndcg %.3f (median %.3f), distinct ratio %.3f (median %.3f)",
+                        accepted, window.size(), current.meanNdcg(), ndcgMedian, current.distinctContentRatio(),
+                        ratioMedian)));
+            }
+        }
+        if (current.mergeFloorViolations() >= config.mergeFloorMin()) {
+            alerts.add(new Alert(Kind.MERGE_FLOOR, String.format(Locale.ROOT,
+                    "%d merges below the information floor (minimum %d)", current.mergeFloorViolations(),
+                    config.mergeFloorMin())));
+        }
+        return alerts;
+    }
+
+    /** The last {@code w} rows of the current row's canary set, oldest first, excluding the current row. */
+    static List<CycleMetrics> window(List<CycleMetrics> history, CycleMetrics current, int w) {
+        List<CycleMetrics> same = history.stream()
+                .filter(r -> r.canarySetId().equals(current.canarySetId()) && !r.cycleId().equals(current.cycleId()))
+                .toList();
+        return same.subList(Math.max(0, same.size() - w), same.size());
+    }
+
+    private static boolean nonIncreasingRatios(List<CycleMetrics> window, CycleMetrics current) {
+        double previous = Double.POSITIVE_INFINITY;
+        List<CycleMetrics> all = new ArrayList<>(window);
+        all.add(current);
+        for (CycleMetrics r : all) {
+            if (r.distinctContentRatio() > previous + EPSILON) {
+                return false;
+            }
+            previous = r.distinctContentRatio();
+        }
+        return true;
+    }
+
+    /** The median; an even count takes the mean of the middle two. */
+    static double median(List<CycleMetrics> rows, ToDoubleFunction<CycleMetrics> metric) {
+        double[] values = rows.stream().mapToDouble(metric).toArray();
+        Arrays.sort(values);
+        int n = values.length;
+        return n % 2 == 1 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+    }
+}

@@ -1,0 +1,28 @@
+package io.engram.model.collapse;
+
+/**
+ * The detector's thresholds (BRIEF.md §D; defaults are the seed's).
+ *
+ * @param window               W, history rows of the same canary set an alert looks back over
+ * @param recallDrop           collapse-recall: current ≤ median(window) − recallDrop
+ * @param entropyDrop          collapse-entropy: window start − current distinct ratio ≥ entropyDrop
+ * @param shrinkFactor         collapse-shrink: store_total below shrinkFactor × window max
+ * @param mergeFloorMin        merge-floor: violations in the cycle ≥ mergeFloorMin
+ * @param churnMinAccepted     churn: Σ accepted actions in the window ≥ churnMinAccepted
+ * @param churnFlatness        churn: |ndcg − median| and |ratio − median| both below it
+ * @param maxGeneration        records above it count as over-generation
+ * @param canaryCount          canaries minted per set
+ * @param k                    canary hits are looked for in the top k
+ */
+public record CollapseConfig(int window, double recallDrop, double entropyDrop, double shrinkFactor,
+                             int mergeFloorMin, long churnMinAccepted, double churnFlatness, int maxGeneration,
+                             int canaryCount, int k) {
+
+    public static final CollapseConfig DEFAULT = new CollapseConfig(5, 0.15, 0.05, 0.8, 3, 25, 0.02, 2, 40, 10);
+
+    public CollapseConfig {
+        if (window < 1 || k < 1 || canaryCount < 1) {
+            throw new IllegalArgumentException("window, k and canary count must be positive");
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package io.engram.model.collapse;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.model.retrieval.RecordType;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+class CanarySetTest {
+
+    private static List<StoreShape.Entry> entries() {
+        List<StoreShape.Entry> entries = new ArrayList<>();
+        for (int i = 0; i < 50; i++) {
+            entries.add(StoreShape.Entry.of("m" + i, RecordType.MEMORY, "memory number " + i + " about topic" + i, 0));
+        }
+        for (int i = 0; i < 5; i++) {
+            entries.add(StoreShape.Entry.of("l" + i, RecordType.LESSON, "lesson learned " + i + " regarding build" + i, 0));
+        }
+        for (int i = 0; i < 30; i++) {
+            entries.add(StoreShape.Entry.of("k" + i, RecordType.KNOWLEDGE, "knowledge fact " + i + " on subject" + i, 0));
+        }
+        return entries;
+    }
+
+    @Test
+    void mintingIsStratifiedBackfilledAndIndependentOfWriteOrder() {
+        List<StoreShape.Entry> entries = entries();
+        StoreShape a = new StoreShape(2);
+        entries.forEach(a::upsert);
+        Collections.shuffle(entries, new Random(7));
+        StoreShape b = new StoreShape(2);
+        entries.forEach(b::upsert);
+
+        CanarySet set = CanarySet.mint(a, 40);
+        assertThat(CanarySet.mint(b, 40)).isEqualTo(set);
+        assertThat(set.canaries()).hasSize(40);
+        assertThat(set.id()).startsWith("cs-");
+        Map<RecordType, Long> perType = set.canaries().stream()
+                .collect(java.util.stream.Collectors.groupingBy(CanarySet.Canary::anchorType,
+                        java.util.stream.Collectors.counting()));
+        // quota 40 / 3 = 13 per type; lessons have only 5, the other 9 slots are backfilled in sample order
+        assertThat(perType.get(RecordType.LESSON)).isEqualTo(5);
+        assertThat(perType.get(RecordType.MEMORY) + perType.get(RecordType.KNOWLEDGE)).isEqualTo(35);
+        assertThat(perType.get(RecordType.MEMORY)).isGreaterThanOrEqualTo(13);
+        assertThat(perType.get(RecordType.KNOWLEDGE)).isGreaterThanOrEqualTo(13);
+        assertThat(set.canaries().get(0).id()).isEqualTo("c000");
+        assertThat(set.anchors()).hasSize(40);
+    }
+
+    @Test
+    void aSmallStoreMintsOneCanaryPerRecordAndADifferentStoreADifferentSet() {
+        StoreShape shape = new StoreShape(2);
+        shape.upsert(StoreShape.Entry.of("m1", RecordType.MEMORY, "Prefers oolong tea in the afternoon", 0));
+        shape.upsert(StoreShape.Entry.of("m2", RecordType.MEMORY, "ok", 0)); // no query term: cannot be a canary
+        CanarySet set = CanarySet.mint(shape, 40);
+        assertThat(set.canaries()).containsExactly(
+                new CanarySet.Canary("c000", "m1", RecordType.MEMORY, "prefers oolong afternoon"));
+        shape.upsert(StoreShape.Entry.of("m3", RecordType.MEMORY, "Walks the dog every morning", 0));
+        assertThat(CanarySet.mint(shape, 40).id()).isNotEqualTo(set.id());
+    }
+
+    @Test
+    void queryTakesTheFirstDistinctLongWords() {
+        assertThat(CanarySet.queryOf("The user's cat, Miso, likes tuna; the CAT hates baths and vacuum cleaners."))
+                .isEqualTo("user miso likes tuna hates baths vacuum cleaners");
+    }
+
+    @Test
+    void aHitIsTheAnchorOrAnEntryThatNamesItInItsSourceRefs() {
+        CanarySet.Canary canary = new CanarySet.Canary("c000", "m1", RecordType.MEMORY, "q");
+        Map<String, List<String>> refs = Map.of("g1", List.of("m0", "m1"), "g2", List.of("g1"));
+        assertThat(CanarySet.rankOfHit(canary, List.of("x", "m1"), refs, 10)).isEqualTo(1);
+        assertThat(CanarySet.rankOfHit(canary, List.of("x", "y", "g1"), refs, 10)).isEqualTo(2);
+        // one level only: g2 merged g1 and dropped m1
+        assertThat(CanarySet.rankOfHit(canary, List.of("g2"), refs, 10)).isEqualTo(-1);
+        assertThat(CanarySet.rankOfHit(canary, List.of("x", "y", "g1"), refs, 2)).isEqualTo(-1);
+    }
+}
