@@ -1,20 +1,15 @@
 package io.engram.launcher;
 
-import io.engram.model.Topics;
+import io.engram.client.Topics;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.EnumSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.common.errors.TopicExistsException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -60,7 +55,7 @@ final class StackCommand {
             CountDownLatch stopped = new CountDownLatch(1);
             EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> {
                 if (service == Service.KAFKA) {
-                    createTopics(address, partitions);
+                    Topics.create(address, partitions);
                 }
                 out.println(service.name().toLowerCase() + ": " + address);
                 out.flush();
@@ -77,27 +72,6 @@ final class StackCommand {
             out.flush();
             stopped.await();
             return 0;
-        }
-    }
-
-    /** Creates the contract's topics if they are missing, so gateways can produce right away. */
-    static void createTopics(String bootstrapServers, int partitions) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
-            for (String topic : Topics.ALL) {
-                try {
-                    admin.createTopics(List.of(new NewTopic(topic, partitions, (short) 1)))
-                            .all().get(30, TimeUnit.SECONDS);
-                } catch (java.util.concurrent.ExecutionException e) {
-                    if (!(e.getCause() instanceof TopicExistsException)) {
-                        throw new IllegalStateException("cannot create topic " + topic, e.getCause());
-                    }
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        } catch (java.util.concurrent.TimeoutException e) {
-            throw new IllegalStateException("kafka did not create the topics in time", e);
         }
     }
 }

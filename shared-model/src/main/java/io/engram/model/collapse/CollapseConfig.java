@@ -1,5 +1,7 @@
 package io.engram.model.collapse;
 
+import java.io.Serializable;
+
 /**
  * The detector's thresholds (BRIEF.md §D; defaults are the seed's).
  *
@@ -16,7 +18,7 @@ package io.engram.model.collapse;
  */
 public record CollapseConfig(int window, double recallDrop, double entropyDrop, double shrinkFactor,
                              int mergeFloorMin, long churnMinAccepted, double churnFlatness, int maxGeneration,
-                             int canaryCount, int k) {
+                             int canaryCount, int k) implements Serializable {
 
     public static final CollapseConfig DEFAULT = new CollapseConfig(5, 0.15, 0.05, 0.8, 3, 25, 0.02, 2, 40, 10);
 

@@ -42,6 +42,8 @@ public final class OnnxEmbedder implements Embedder {
 
     public static final String MINILM_ID = "all-minilm-l6-v2";
     public static final String MINILM_QUANTIZED_ID = "all-minilm-l6-v2-q";
+    /** The vector length of all-MiniLM-L6-v2 (both variants), what the index mapping is created for. */
+    public static final int MINILM_DIMENSION = 384;
 
     static {
         // DJL otherwise calls a cloud metadata address on first use.

@@ -1,0 +1,56 @@
+package io.engram.client;
+
+import java.util.Properties;
+import java.util.concurrent.Future;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+/**
+ * The gateway's producer: validates each payload with the pipeline's own {@link PayloadValidator} before send
+ * (a bad payload throws {@link InvalidPayloadException} here instead of becoming a reject downstream), sends it
+ * to its topic under its key with the payload's time as the record time, idempotently and with acks from all
+ * replicas.
+ */
+public final class EngramProducer implements AutoCloseable {
+
+    private final KafkaProducer<String, byte[]> producer;
+    private final PayloadValidator validator;
+
+    public EngramProducer(String bootstrapServers) {
+        this(bootstrapServers, new Properties(), PayloadValidator.Limits.DEFAULT);
+    }
+
+    public EngramProducer(String bootstrapServers, Properties overrides, PayloadValidator.Limits limits) {
+        Properties props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
+        props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
+        props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(limits.maxDocumentBytes() + 1024 * 1024));
+        props.putAll(overrides);
+        this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
+        this.validator = new PayloadValidator(limits);
+    }
+
+    public Future<RecordMetadata> send(Payload payload) {
+        byte[] bytes = payload.bytes();
+        if (validator.validate(bytes, payload.kind()) instanceof PayloadValidator.Invalid bad) {
+            throw new InvalidPayloadException(bad.reason(), bad.message());
+        }
+        return producer.send(new ProducerRecord<>(payload.kind().topic(), null, payload.ts().toEpochMilli(),
+                payload.key(), bytes));
+    }
+
+    public void flush() {
+        producer.flush();
+    }
+
+    @Override
+    public void close() {
+        producer.close();
+    }
+}

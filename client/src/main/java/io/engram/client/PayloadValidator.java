@@ -1,0 +1,153 @@
+package io.engram.client;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.networknt.schema.Error;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.Serializable;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Checks one input record against the published JSON Schemas (docs/schemas) and the configured size bounds. The
+ * gateway client runs it before send and the Flink job runs it on every record it reads, so both sides agree on
+ * what is valid. It never throws on bad input: the result is either the parsed payload or a reason and a message.
+ */
+public final class PayloadValidator {
+
+    /** Size bounds, in UTF-8 bytes. */
+    public record Limits(int maxTextBytes, int maxDocumentBytes) implements Serializable {
+        public static final Limits DEFAULT = new Limits(64 * 1024, 8 * 1024 * 1024);
+    }
+
+    /** The outcome of a validation. */
+    public sealed interface Result permits Valid, Invalid {
+    }
+
+    /** A payload that passed: its kind, its JSON and its event time. */
+    public record Valid(PayloadKind kind, ObjectNode payload, Instant ts) implements Result {
+        public String tenantId() {
+            return payload.get("tenant_id").asText();
+        }
+    }
+
+    /** A payload that failed, with the tenant when it could be read (for per-tenant reject counts). */
+    public record Invalid(RejectReason reason, String message, String tenantId) implements Result {
+    }
+
+    private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+    private static final int MAX_REPORTED_ERRORS = 3;
+
+    private final Limits limits;
+    private final Map<PayloadKind, Schema> schemas = new EnumMap<>(PayloadKind.class);
+
+    public PayloadValidator(Limits limits) {
+        this.limits = limits;
+        SchemaRegistry registry = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12);
+        for (PayloadKind kind : PayloadKind.values()) {
+            schemas.put(kind, registry.getSchema(schemaText(kind.schema())));
+        }
+    }
+
+    /** The published schema of a payload kind, e.g. {@code turn.v1}. */
+    public static String schemaText(String schemaName) {
+        try (InputStream in = PayloadValidator.class.getResourceAsStream("/engram/schemas/" + schemaName + ".json")) {
+            if (in == null) {
+                throw new IllegalStateException("schema " + schemaName + " is not on the classpath");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Validates the bytes read from a topic ({@code expected} is the topic's payload kind, or null to accept any
+     * of the three).
+     */
+    public Result validate(byte[] bytes, PayloadKind expected) {
+        if (bytes == null || bytes.length == 0) {
+            return new Invalid(RejectReason.INVALID_JSON, "empty record", null);
+        }
+        int maxRecord = (expected == PayloadKind.DOC ? limits.maxDocumentBytes() : limits.maxTextBytes()) + 64 * 1024;
+        if (bytes.length > maxRecord) {
+            return new Invalid(expected == PayloadKind.DOC ? RejectReason.DOCUMENT_TOO_LARGE : RejectReason.TEXT_TOO_LARGE,
+                    "record of " + bytes.length + " bytes is over the bound of " + maxRecord, null);
+        }
+        String text;
+        try {
+            text = strictUtf8(bytes);
+        } catch (CharacterCodingException e) {
+            return new Invalid(RejectReason.INVALID_UTF8, "not UTF-8: " + e.getMessage(), null);
+        }
+        JsonNode node;
+        try {
+            node = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            return new Invalid(RejectReason.INVALID_JSON, "invalid JSON: " + e.getOriginalMessage(), null);
+        }
+        if (!(node instanceof ObjectNode payload)) {
+            return new Invalid(RejectReason.NOT_AN_OBJECT, "payload is JSON " + node.getNodeType().name().toLowerCase(Locale.ROOT)
+                    + ", not an object", null);
+        }
+        String tenant = payload.path("tenant_id").isTextual() ? payload.get("tenant_id").asText() : null;
+        PayloadKind kind = PayloadKind.ofSchema(payload.path("schema").asText(null));
+        if (kind == null) {
+            return new Invalid(RejectReason.UNKNOWN_SCHEMA, "unknown schema " + payload.get("schema")
+                    + " (expected turn.v1, doc.v1 or memory.v1)", tenant);
+        }
+        if (expected != null && kind != expected) {
+            return new Invalid(RejectReason.WRONG_TOPIC, kind.schema() + " payload on the " + expected.topic() + " topic",
+                    tenant);
+        }
+        List<Error> errors = schemas.get(kind).validate(payload);
+        if (!errors.isEmpty()) {
+            boolean tenantError = errors.stream().anyMatch(e -> String.valueOf(e.getInstanceLocation()).contains("tenant_id")
+                    || String.valueOf(e.getMessage()).contains("tenant_id"));
+            String message = errors.stream().limit(MAX_REPORTED_ERRORS).map(Error::getMessage)
+                    .collect(Collectors.joining("; "));
+            return new Invalid(tenantError ? RejectReason.INVALID_TENANT : RejectReason.SCHEMA_VIOLATION,
+                    kind.schema() + ": " + message, tenantError ? null : tenant);
+        }
+        Instant ts;
+        try {
+            ts = OffsetDateTime.parse(payload.get("ts").asText()).toInstant();
+        } catch (DateTimeParseException e) {
+            return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": ts is not an RFC 3339 date-time: "
+                    + payload.get("ts").asText(), tenant);
+        }
+        String bounded = kind == PayloadKind.DOC ? "content" : "text";
+        int size = payload.path(bounded).asText("").getBytes(StandardCharsets.UTF_8).length;
+        int limit = kind == PayloadKind.DOC ? limits.maxDocumentBytes() : limits.maxTextBytes();
+        if (size > limit) {
+            return new Invalid(kind == PayloadKind.DOC ? RejectReason.DOCUMENT_TOO_LARGE : RejectReason.TEXT_TOO_LARGE,
+                    bounded + " of " + size + " bytes is over the bound of " + limit, tenant);
+        }
+        return new Valid(kind, payload, ts);
+    }
+
+    private static String strictUtf8(byte[] bytes) throws CharacterCodingException {
+        CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
+                .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
+        return decoder.decode(ByteBuffer.wrap(bytes)).toString();
+    }
+}

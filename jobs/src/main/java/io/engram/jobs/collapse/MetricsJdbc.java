@@ -1,0 +1,125 @@
+package io.engram.jobs.collapse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.collapse.CycleRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
+import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
+import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
+import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
+
+/**
+ * The detector's PostgreSQL sinks (tables from sql/migrations). Every statement is an upsert on the table's
+ * primary key, so a replay after a restore rewrites the same rows: with deterministic rows, at-least-once
+ * delivery leaves exactly one row per cycle.
+ */
+public final class MetricsJdbc {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    static final String UPSERT_CYCLE = "INSERT INTO cycle_metrics (tenant_id, cycle_id, ts, close_reason, canary_set_id,"
+            + " canary_count, mean_recall, mean_ndcg, mean_mrr, canary_ranks_json, store_total, store_by_type_json,"
+            + " distinct_content_ratio, mean_bigram_diversity, over_generation_count, accepted_actions,"
+            + " merge_floor_violations, generation_guard_refusals, alerts_json)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (tenant_id, cycle_id) DO UPDATE SET ts = EXCLUDED.ts, close_reason = EXCLUDED.close_reason,"
+            + " canary_set_id = EXCLUDED.canary_set_id, canary_count = EXCLUDED.canary_count,"
+            + " mean_recall = EXCLUDED.mean_recall, mean_ndcg = EXCLUDED.mean_ndcg, mean_mrr = EXCLUDED.mean_mrr,"
+            + " canary_ranks_json = EXCLUDED.canary_ranks_json, store_total = EXCLUDED.store_total,"
+            + " store_by_type_json = EXCLUDED.store_by_type_json,"
+            + " distinct_content_ratio = EXCLUDED.distinct_content_ratio,"
+            + " mean_bigram_diversity = EXCLUDED.mean_bigram_diversity,"
+            + " over_generation_count = EXCLUDED.over_generation_count, accepted_actions = EXCLUDED.accepted_actions,"
+            + " merge_floor_violations = EXCLUDED.merge_floor_violations,"
+            + " generation_guard_refusals = EXCLUDED.generation_guard_refusals, alerts_json = EXCLUDED.alerts_json";
+
+    static final String UPSERT_ALERT = "INSERT INTO collapse_alerts (tenant_id, cycle_id, kind, ts, canary_set_id, detail)"
+            + " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, cycle_id, kind) DO UPDATE SET ts = EXCLUDED.ts,"
+            + " canary_set_id = EXCLUDED.canary_set_id, detail = EXCLUDED.detail";
+
+    static final String INSERT_CANARY = "INSERT INTO canary_queries (tenant_id, canary_set_id, canary_id, anchor_ref,"
+            + " anchor_type, query, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (tenant_id, canary_set_id, canary_id) DO NOTHING";
+
+    private MetricsJdbc() {
+    }
+
+    public static JdbcSink<String> cycleMetrics(JdbcConnectionOptions connection) {
+        return sink(connection, UPSERT_CYCLE, (ps, json) -> bindCycle(ps, CycleRows.fromJson(json)));
+    }
+
+    public static JdbcSink<String> alerts(JdbcConnectionOptions connection) {
+        return sink(connection, UPSERT_ALERT, (ps, json) -> {
+            JsonNode a = parse(json);
+            ps.setString(1, a.get("tenant_id").asText());
+            ps.setString(2, a.get("cycle_id").asText());
+            ps.setString(3, a.get("kind").asText());
+            ps.setTimestamp(4, Timestamp.from(Instant.parse(a.get("ts").asText())));
+            ps.setString(5, a.get("canary_set_id").asText());
+            ps.setString(6, a.get("detail").asText());
+        });
+    }
+
+    public static JdbcSink<String> canaries(JdbcConnectionOptions connection) {
+        return sink(connection, INSERT_CANARY, (ps, json) -> {
+            JsonNode c = parse(json);
+            ps.setString(1, c.get("tenant_id").asText());
+            ps.setString(2, c.get("canary_set_id").asText());
+            ps.setString(3, c.get("canary_id").asText());
+            ps.setString(4, c.get("anchor_ref").asText());
+            ps.setString(5, c.get("anchor_type").asText());
+            ps.setString(6, c.get("query").asText());
+            ps.setString(7, c.get("source").asText());
+            ps.setTimestamp(8, Timestamp.from(Instant.parse(c.get("created_at").asText())));
+        });
+    }
+
+    public static JdbcConnectionOptions connection(String url, String user, String password) {
+        return new JdbcConnectionOptions.JdbcConnectionOptionsBuilder().withUrl(url).withDriverName("org.postgresql.Driver")
+                .withUsername(user).withPassword(password).build();
+    }
+
+    private static JdbcSink<String> sink(JdbcConnectionOptions connection, String sql, JdbcStatementBuilder<String> bind) {
+        return JdbcSink.<String>builder().withQueryStatement(sql, bind)
+                .withExecutionOptions(JdbcExecutionOptions.builder().withBatchSize(200).withBatchIntervalMs(200)
+                        .withMaxRetries(10).build())
+                .buildAtLeastOnce(connection);
+    }
+
+    static void bindCycle(PreparedStatement ps, CycleMetrics r) throws SQLException {
+        ps.setString(1, r.tenantId());
+        ps.setString(2, r.cycleId());
+        ps.setTimestamp(3, Timestamp.from(r.ts()));
+        ps.setString(4, r.closeReason());
+        ps.setString(5, r.canarySetId());
+        ps.setInt(6, r.canaryCount());
+        ps.setDouble(7, r.meanRecall());
+        ps.setDouble(8, r.meanNdcg());
+        ps.setDouble(9, r.meanMrr());
+        ps.setString(10, CycleRows.canaryRanksJson(r));
+        ps.setLong(11, r.storeTotal());
+        ps.setString(12, CycleRows.toJson(r).get("store_by_type_json").asText());
+        ps.setDouble(13, r.distinctContentRatio());
+        ps.setDouble(14, r.meanBigramDiversity());
+        ps.setLong(15, r.overGenerationCount());
+        ps.setLong(16, r.acceptedActions());
+        ps.setLong(17, r.mergeFloorViolations());
+        ps.setLong(18, r.generationGuardRefusals());
+        ps.setString(19, CycleRows.toJson(r).get("alerts_json").asText());
+    }
+
+    private static JsonNode parse(String json) {
+        try {
+            return JSON.readTree(json);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}

@@ -1,0 +1,36 @@
+package io.engram.jobs.compaction;
+
+import io.engram.jobs.store.StoreOp;
+import io.engram.model.compaction.SessionCompactor.SummaryRecord;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import org.apache.flink.streaming.api.functions.ProcessFunction;
+import org.apache.flink.util.Collector;
+
+/**
+ * What a compaction changes in the store: its new summaries (already embedded by the summarizer), the removal
+ * of the summaries they merged, and the cycle's merge signals for the collapse detector. Compacted raw turns
+ * stay searchable; the summaries' {@code source_refs} name them. Each change carries the event time of the
+ * compaction that made it (summaries: their last turn), so it joins the tenant's cycle of that time.
+ */
+public final class CompactionStoreOps extends ProcessFunction<CompactionResult, StoreOp> {
+
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void processElement(CompactionResult result, Context ctx, Collector<StoreOp> out) {
+        long compactedAt = ctx.timestamp() == null ? 0 : ctx.timestamp(); // the compaction timer's time
+        for (String json : result.summariesJson()) {
+            SummaryRecord s = SummaryCodec.decode(json);
+            out.collect(StoreOp.upsert(new MemoryRecord(s.id(), result.tenantId(), RecordType.SUMMARY, null, s.text(),
+                    s.embedding(), s.sourceRefs(), s.generation(), s.score().confidence(), s.score().decayRate(), null,
+                    result.sessionId(), null, null, null, null, null, null, s.summaryTokens(), s.to()), null));
+        }
+        for (String retired : result.retiredSummaryIds()) {
+            out.collect(StoreOp.delete(result.tenantId(), retired, RecordType.SUMMARY, compactedAt, null));
+        }
+        if (result.floorViolations() > 0 || result.guardRefusals() > 0) {
+            out.collect(StoreOp.mergeSignals(result.tenantId(), compactedAt, result.floorViolations(), result.guardRefusals()));
+        }
+    }
+}

@@ -1,0 +1,138 @@
+package io.engram.jobs.documents;
+
+import io.engram.client.RejectReason;
+import io.engram.jobs.compaction.SessionCompactionFunction.EmbedderFactory;
+import io.engram.jobs.ingest.RejectRecord;
+import io.engram.jobs.store.RecordIds;
+import io.engram.jobs.store.StoreOp;
+import io.engram.model.embed.Embedder;
+import io.engram.model.partition.DocumentCacheKey;
+import io.engram.model.partition.DocumentNode;
+import io.engram.model.partition.InvalidDocumentException;
+import io.engram.model.partition.MarkdownPartitioner;
+import io.engram.model.partition.PartitionConfig;
+import io.engram.model.partition.PartitionedDocument;
+import io.engram.model.partition.TierAssignment;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.util.Collector;
+import org.apache.flink.util.OutputTag;
+
+/**
+ * Turns versions of one document (keyed by {@link DocEvent#documentKey()}) into store changes: its chunks
+ * (tier 1 and 2 rules as {@code invariant}, tier 0 as {@code lore}), then the removal of older versions' chunks.
+ * Keyed state holds the live version and its cache key ({@link DocumentCacheKey}): a version whose bytes did
+ * not change is not partitioned or embedded again, a version at or below the live one is a replay and is
+ * dropped. A version that cannot be partitioned, or whose hard rules overflow their budget, is rejected and the
+ * previous version stays live. A deleted document loses all its chunks.
+ */
+public final class DocumentPartitionFunction extends KeyedProcessFunction<String, DocEvent, StoreOp> {
+
+    private static final long serialVersionUID = 1L;
+
+    public static final OutputTag<RejectRecord> REJECTS =
+            new OutputTag<>("document-rejects", TypeInformation.of(RejectRecord.class));
+
+    private final EmbedderFactory embedderFactory;
+    private final int tau;
+    private final double alpha1;
+    private final double alpha2;
+
+    private transient Embedder embedder;
+    private transient MarkdownPartitioner partitioner;
+    private transient String tokenizerId;
+    private transient ValueState<Long> liveVersion;
+    private transient ValueState<String> liveCacheKey;
+
+    /** The model's tokenizer counts the budget, so budgets match what the model sees. */
+    public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2) {
+        this.embedderFactory = embedderFactory;
+        this.tau = tau;
+        this.alpha1 = alpha1;
+        this.alpha2 = alpha2;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        embedder = embedderFactory.get();
+        tokenizerId = embedder.tokenCounter().id();
+        partitioner = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(tau, alpha1, alpha2)
+                .withTokens(embedder.tokenCounter()));
+        liveVersion = getRuntimeContext().getState(new ValueStateDescriptor<>("live-version", Types.LONG));
+        liveCacheKey = getRuntimeContext().getState(new ValueStateDescriptor<>("live-cache-key", Types.STRING));
+    }
+
+    @Override
+    public void processElement(DocEvent doc, Context ctx, Collector<StoreOp> out) throws Exception {
+        Long live = liveVersion.value();
+        if (live != null && doc.version() <= live) {
+            return; // a replay, or a version older than the live one
+        }
+        if (doc.deleted()) {
+            out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), Long.MAX_VALUE, doc.tsMillis()));
+            liveVersion.update(doc.version());
+            liveCacheKey.clear();
+            return;
+        }
+        byte[] raw = doc.content().getBytes(StandardCharsets.UTF_8);
+        String cacheKey = DocumentCacheKey.of(raw, tokenizerId);
+        if (cacheKey.equals(liveCacheKey.value())) {
+            return; // same bytes as the live version: its chunks stand
+        }
+        PartitionedDocument partitioned;
+        try {
+            partitioned = partitioner.partition(raw);
+        } catch (InvalidDocumentException e) {
+            ctx.output(REJECTS, reject(doc, reasonOf(e.reason()), e.getMessage()));
+            return;
+        }
+        if (!partitioned.budget().accepted()) {
+            ctx.output(REJECTS, reject(doc, RejectReason.HARD_RULE_BUDGET_OVERFLOW,
+                    doc.path() + " v" + doc.version() + " " + partitioned.budget().explain()
+                            + "; version " + live + " stays live"));
+            return;
+        }
+        Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
+        for (DocumentNode node : partitioned.nodes()) {
+            RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;
+            out.collect(StoreOp.upsert(new MemoryRecord(
+                    RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), node.index()),
+                    doc.tenantId(), type, node.tier(), node.text(), null, List.of(), 0, null, null, authority, null, null,
+                    null, doc.agentId(), doc.path(), doc.version(), node.index(), node.tokens(),
+                    Instant.ofEpochMilli(doc.tsMillis())), null));
+        }
+        out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), doc.tsMillis()));
+        liveVersion.update(doc.version());
+        liveCacheKey.update(cacheKey);
+    }
+
+    private static RejectReason reasonOf(InvalidDocumentException.Reason reason) {
+        return switch (reason) {
+            case TOO_LARGE -> RejectReason.DOCUMENT_TOO_LARGE;
+            case NOT_UTF8 -> RejectReason.DOCUMENT_NOT_UTF8;
+            case BINARY_CONTENT -> RejectReason.DOCUMENT_BINARY;
+            case NESTING_TOO_DEEP -> RejectReason.DOCUMENT_TOO_DEEP;
+        };
+    }
+
+    private static RejectRecord reject(DocEvent doc, RejectReason reason, String message) {
+        return new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(), doc.offset(),
+                doc.original());
+    }
+
+    @Override
+    public void close() {
+        if (embedder != null) {
+            embedder.close();
+        }
+    }
+}

@@ -1,0 +1,95 @@
+package io.engram.jobs.embed;
+
+import io.engram.jobs.compaction.SessionCompactionFunction.EmbedderFactory;
+import io.engram.model.embed.CachingEmbedder;
+import io.engram.model.embed.Embedder;
+import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.Embedding;
+import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.tokens.TokenCounter;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One embedder per model per task manager JVM, shared by every operator that needs it (document tokens,
+ * compaction, the embedding operator), behind one content-hash cache. An ONNX session holds the model
+ * (~90 MB) and its thread pool: one per slot would multiply both. Reference counted: the last operator to close
+ * closes it.
+ */
+public final class SharedEmbedder implements EmbedderFactory {
+
+    private static final long serialVersionUID = 1L;
+    private static final Map<String, Shared> INSTANCES = new HashMap<>();
+
+    private final boolean quantized;
+    private final int cacheEntries;
+
+    private SharedEmbedder(boolean quantized, int cacheEntries) {
+        this.quantized = quantized;
+        this.cacheEntries = cacheEntries;
+    }
+
+    /** all-MiniLM-L6-v2 (fp32, or int8 when {@code quantized}) with a cache of {@code cacheEntries} vectors. */
+    public static SharedEmbedder miniLm(boolean quantized, int cacheEntries) {
+        return new SharedEmbedder(quantized, cacheEntries);
+    }
+
+    @Override
+    public Embedder get() {
+        String key = (quantized ? OnnxEmbedder.MINILM_QUANTIZED_ID : OnnxEmbedder.MINILM_ID) + "/" + cacheEntries;
+        synchronized (INSTANCES) {
+            Shared shared = INSTANCES.computeIfAbsent(key, k -> new Shared(k, new CachingEmbedder(quantized
+                    ? OnnxEmbedder.allMiniLmL6V2Quantized(OnnxEmbedder.quantizedOptions())
+                    : OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), cacheEntries)));
+            shared.references++;
+            return shared;
+        }
+    }
+
+    private static final class Shared implements Embedder {
+        private final String key;
+        private final CachingEmbedder delegate;
+        private int references;
+
+        Shared(String key, CachingEmbedder delegate) {
+            this.key = key;
+            this.delegate = delegate;
+        }
+
+        @Override
+        public List<Embedding> embedDocuments(List<String> texts) {
+            return delegate.embedDocuments(texts);
+        }
+
+        @Override
+        public List<Embedding> embedQueries(List<String> texts) {
+            return delegate.embedQueries(texts);
+        }
+
+        @Override
+        public int dimension() {
+            return delegate.dimension();
+        }
+
+        @Override
+        public String modelId() {
+            return delegate.modelId();
+        }
+
+        @Override
+        public TokenCounter tokenCounter() {
+            return delegate.tokenCounter();
+        }
+
+        @Override
+        public void close() {
+            synchronized (INSTANCES) {
+                if (--references == 0) {
+                    INSTANCES.remove(key);
+                    delegate.close();
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package io.engram.jobs.ingest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.jobs.compaction.TurnEvent;
+import io.engram.jobs.documents.DocEvent;
+import io.engram.jobs.store.RecordIds;
+import io.engram.jobs.store.StoreOp;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** The typed events of validated payloads (fields as in docs/schemas). */
+public final class Payloads {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private Payloads() {
+    }
+
+    public static TurnEvent turn(Ingested in) {
+        JsonNode o = parse(in);
+        return new TurnEvent(in.tenantId(), o.get("session_id").asText(), text(o, "user_id"), o.get("turn_id").asText(),
+                o.get("seq").asLong(), o.get("role").asText(), o.get("text").asText(), in.tsMillis());
+    }
+
+    /** The turn as a store record (searchable at once; compaction adds summaries over it later). */
+    public static StoreOp turnRecord(TurnEvent t) {
+        return StoreOp.upsert(new MemoryRecord(RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()), t.tenantId(),
+                RecordType.TURN, null, t.text(), null, List.of(), 0, null, null, null, t.sessionId(), t.userId(),
+                t.role(), null, null, null, (int) Math.min(Integer.MAX_VALUE, t.seq()), 0,
+                Instant.ofEpochMilli(t.tsMillis())), null);
+    }
+
+    public static DocEvent doc(Ingested in) {
+        JsonNode o = parse(in);
+        return new DocEvent(in.tenantId(), o.get("agent_id").asText(), o.get("path").asText(),
+                o.get("doc_class").asText(), o.get("version").asLong(), o.get("content").asText(),
+                o.path("deleted").asBoolean(false), in.tsMillis(), in.sourceTopic(), in.partition(), in.offset(),
+                in.original());
+    }
+
+    /** A gateway memory as a store change, in the gateway's cycle if it names one. */
+    public static StoreOp memory(Ingested in) {
+        JsonNode o = parse(in);
+        RecordType type = RecordType.ofLabel(o.get("type").asText());
+        String id = RecordIds.memory(in.tenantId(), o.get("memory_id").asText());
+        String cycle = text(o, "cycle_id");
+        if ("delete".equals(o.get("op").asText())) {
+            return StoreOp.delete(in.tenantId(), id, type, in.tsMillis(), cycle);
+        }
+        List<String> refs = new ArrayList<>();
+        o.path("source_refs").forEach(r -> refs.add(r.asText()));
+        return StoreOp.upsert(new MemoryRecord(id, in.tenantId(), type, null, o.get("text").asText(), null, refs,
+                o.path("generation").asInt(0), null, null, null, null, null, null, null, null, null, null, 0,
+                Instant.ofEpochMilli(in.tsMillis())), cycle);
+    }
+
+    private static String text(JsonNode o, String field) {
+        return o.hasNonNull(field) ? o.get(field).asText() : null;
+    }
+
+    private static JsonNode parse(Ingested in) {
+        try {
+            return JSON.readTree(in.payloadJson());
+        } catch (IOException e) {
+            throw new UncheckedIOException("validated payload no longer parses", e);
+        }
+    }
+}

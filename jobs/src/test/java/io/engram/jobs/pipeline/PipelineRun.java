@@ -1,0 +1,113 @@
+package io.engram.jobs.pipeline;
+
+import io.engram.client.Topics;
+import io.engram.jobs.EngramJob;
+import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.ingest.Ingested;
+import io.engram.jobs.ingest.PayloadDeserializer;
+import io.engram.stack.EmbeddedKafka;
+import io.engram.stack.EmbeddedOpenSearch;
+import io.engram.stack.EmbeddedPostgreSql;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+
+/**
+ * Runs the real pipeline on a local MiniCluster against the embedded services, over exactly the input records
+ * a test produced: the source starts at the offsets taken before producing and stops at the end offsets when
+ * the job starts, so tests sharing the broker do not read each other's records.
+ */
+final class PipelineRun {
+
+    private PipelineRun() {
+    }
+
+    static PipelineConfig config(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres,
+                                 String index, String name) {
+        Properties p = new Properties();
+        p.setProperty("kafka.bootstrap", kafka.bootstrapServers());
+        p.setProperty("kafka.group", name);
+        p.setProperty("kafka.bounded", "true");
+        p.setProperty("kafka.transactional-id-prefix", name);
+        p.setProperty("opensearch.url", openSearch.httpUrl());
+        p.setProperty("opensearch.index", index);
+        p.setProperty("postgres.url", postgres.jdbcUrl());
+        p.setProperty("postgres.user", EmbeddedPostgreSql.USER);
+        p.setProperty("checkpoint.interval", "300ms");
+        return PipelineConfig.fromProperties(p);
+    }
+
+    /** The end offsets of the input topics now: where a test's records will start. */
+    static Map<TopicPartition, Long> inputOffsets(EmbeddedKafka kafka) throws Exception {
+        Topics.create(kafka.bootstrapServers(), 2);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            for (var description : admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
+                description.partitions().forEach(p -> request.put(new TopicPartition(description.name(), p.partition()),
+                        OffsetSpec.latest()));
+            }
+            Map<TopicPartition, Long> offsets = new HashMap<>();
+            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> offsets.put(tp, info.offset()));
+            return offsets;
+        }
+    }
+
+    static KafkaSource<Ingested> source(PipelineConfig config, Map<TopicPartition, Long> from) {
+        return KafkaSource.<Ingested>builder()
+                .setBootstrapServers(config.kafkaBootstrap())
+                .setTopics(Topics.INPUTS)
+                .setGroupId(config.consumerGroup())
+                .setStartingOffsets(OffsetsInitializer.offsets(from))
+                .setBounded(OffsetsInitializer.latest())
+                .setDeserializer(new PayloadDeserializer(config.limits()))
+                .build();
+    }
+
+    /** Runs the pipeline to the end of the input. */
+    static void run(PipelineConfig config, KafkaSource<Ingested> source, EngramPipeline.Sinks sinks) throws Exception {
+        Properties flink = new Properties(); // a bug must fail the test, not restart for ever
+        flink.setProperty("flink.restart-strategy.type", "fixed-delay");
+        flink.setProperty("flink.restart-strategy.fixed-delay.attempts", "3");
+        flink.setProperty("flink.restart-strategy.fixed-delay.delay", "1 s");
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                EngramJob.flinkConfiguration(flink, config));
+        new EngramPipeline(config).build(env, source, sinks);
+        env.execute("engram-test");
+    }
+
+    /** Every committed record of a topic from the beginning. */
+    static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        props.put("isolation.level", "read_committed");
+        props.put("auto.offset.reset", "earliest");
+        props.put("max.partition.fetch.bytes", String.valueOf(Topics.LARGE_RECORD_BYTES));
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
+        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
+                new ByteArrayDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}
