@@ -146,9 +146,11 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
 
     /**
      * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
-     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted.
+     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted. Refreshes first, so chunks
+     * written just before are deleted too.
      */
     public long deleteOlderDocumentVersions(String tenantId, String agentId, String docPath, long keepVersion) {
+        refresh(); // delete-by-query sees only searchable documents, and older chunks may have just been written
         String body = "{\"query\":{\"bool\":{\"filter\":["
                 + term("tenant_id", tenantId) + "," + term("agent_id", agentId) + "," + term("doc_path", docPath)
                 + ",{\"terms\":{\"type\":[\"invariant\",\"lore\"]}},{\"range\":{\"doc_version\":{\"lt\":" + keepVersion

@@ -86,7 +86,7 @@ class CollapseSimulationTest {
             produceChurn(producer);
             producer.flush();
         }
-        PipelineConfig config = PipelineRun.config(kafka, openSearch, postgres, "engram-memories-sim", "collapse-sim");
+        PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-sim", "collapse-sim");
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config));
         collapsing = rows(postgres, COLLAPSING);
         churning = rows(postgres, CHURNING);

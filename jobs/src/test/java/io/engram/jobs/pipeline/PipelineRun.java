@@ -7,7 +7,6 @@ import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.ingest.Ingested;
 import io.engram.jobs.ingest.PayloadDeserializer;
 import io.engram.stack.EmbeddedKafka;
-import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -36,14 +35,14 @@ final class PipelineRun {
     private PipelineRun() {
     }
 
-    static PipelineConfig config(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres,
-                                 String index, String name) {
+    static PipelineConfig config(EmbeddedKafka kafka, String openSearchUrl, EmbeddedPostgreSql postgres, String index,
+                                 String name) {
         Properties p = new Properties();
         p.setProperty("kafka.bootstrap", kafka.bootstrapServers());
         p.setProperty("kafka.group", name);
         p.setProperty("kafka.bounded", "true");
         p.setProperty("kafka.transactional-id-prefix", name);
-        p.setProperty("opensearch.url", openSearch.httpUrl());
+        p.setProperty("opensearch.url", openSearchUrl);
         p.setProperty("opensearch.index", index);
         p.setProperty("postgres.url", postgres.jdbcUrl());
         p.setProperty("postgres.user", EmbeddedPostgreSql.USER);

@@ -1,0 +1,102 @@
+package io.engram.jobs.store;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An HTTP proxy in front of the real OpenSearch node that lets the first {@code passFirst} bulk requests
+ * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
+ * cluster does), then forwards everything again. Every other request is forwarded untouched.
+ */
+public final class OutageProxy implements AutoCloseable {
+
+    private final HttpServer server;
+    private final HttpClient upstream = HttpClient.newHttpClient();
+    private final AtomicInteger bulks = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger forwardedBulks = new AtomicInteger();
+
+    public OutageProxy(String upstreamUrl, int passFirst, int refuse) {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                boolean bulk = exchange.getRequestURI().getPath().endsWith("/_bulk");
+                int n = bulk ? bulks.incrementAndGet() : 0;
+                if (bulk && n > passFirst && n <= passFirst + refuse) {
+                    int status = refused.incrementAndGet() % 2 == 1 ? 429 : 503;
+                    respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
+                            + "\"reason\":\"refused by the outage proxy\"},\"status\":" + status + "}");
+                    return;
+                }
+                if (bulk) {
+                    forwardedBulks.incrementAndGet();
+                }
+                forward(upstreamUrl, exchange);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        server.start();
+    }
+
+    private void forward(String upstreamUrl, HttpExchange exchange) throws IOException, InterruptedException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstreamUrl + exchange.getRequestURI()))
+                .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        String type = exchange.getRequestHeaders().getFirst("Content-Type");
+        if (type != null) {
+            request.header("Content-Type", type);
+        }
+        HttpResponse<byte[]> response = upstream.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        exchange.getResponseHeaders().set("Content-Type", response.headers().firstValue("Content-Type").orElse("application/json"));
+        exchange.sendResponseHeaders(response.statusCode(), response.body().length == 0 ? -1 : response.body().length);
+        if (response.body().length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(response.body());
+            }
+        }
+    }
+
+    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Bulk requests refused so far. */
+    public int refused() {
+        return refused.get();
+    }
+
+    /** Bulk requests that reached OpenSearch. */
+    public int forwardedBulks() {
+        return forwardedBulks.get();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
