@@ -9,7 +9,8 @@ import picocli.CommandLine.Command;
         version = "engram 0.1.0",
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, CompactCommand.class, RecallCommand.class,
-                ServeCommand.class, EvalCommand.class, BenchCommand.class, CommandLine.HelpCommand.class})
+                ServeCommand.class, EvalCommand.class, BenchCommand.class, SqlCommand.class, CollapseCommand.class,
+                CommandLine.HelpCommand.class})
 public final class EngramCli {
 
     public static void main(String[] args) {

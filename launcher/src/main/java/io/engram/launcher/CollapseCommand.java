@@ -1,0 +1,147 @@
+package io.engram.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.jobs.store.RecordIds;
+import io.engram.model.collapse.CollapseAlerts;
+import io.engram.model.collapse.CollapseConfig;
+import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.collapse.CycleRows;
+import io.engram.model.collapse.StoreShape;
+import io.engram.model.retrieval.RecordType;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/** {@code ./engram collapse evaluate|shape}: the detector's pure functions on files, for operators. */
+@Command(name = "collapse", mixinStandardHelpOptions = true,
+        description = "The collapse and churn detector on files: replay alerts over history, or compute a store shape.",
+        subcommands = {CollapseCommand.Evaluate.class, CollapseCommand.Shape.class})
+final class CollapseCommand {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Command(name = "evaluate", mixinStandardHelpOptions = true,
+            description = {"Reads cycle_metrics rows (JSON lines, fields named as the table's columns, oldest first;",
+                    "the last line is the current row) and prints the alerts that fire, as JSON."})
+    static final class Evaluate implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rows", required = true, paramLabel = "FILE.jsonl")
+        Path rows;
+
+        @Option(names = "--window", description = "W (default ${DEFAULT-VALUE})", defaultValue = "5")
+        int window;
+        @Option(names = "--recall-drop", defaultValue = "0.15")
+        double recallDrop;
+        @Option(names = "--entropy-drop", defaultValue = "0.05")
+        double entropyDrop;
+        @Option(names = "--shrink-factor", defaultValue = "0.8")
+        double shrinkFactor;
+        @Option(names = "--merge-floor-min", defaultValue = "3")
+        int mergeFloorMin;
+        @Option(names = "--churn-min-accepted", defaultValue = "25")
+        long churnMinAccepted;
+        @Option(names = "--churn-flatness", defaultValue = "0.02")
+        double churnFlatness;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            List<CycleMetrics> history = new ArrayList<>();
+            int n = 0;
+            for (String line : Files.readAllLines(rows)) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                try {
+                    history.add(CycleRows.fromJson(line));
+                } catch (IllegalArgumentException e) {
+                    spec.commandLine().getErr().println(rows + ":" + n + ": " + e.getMessage());
+                    return 2;
+                }
+            }
+            if (history.isEmpty()) {
+                spec.commandLine().getErr().println(rows + ": no rows");
+                return 2;
+            }
+            CycleMetrics current = history.remove(history.size() - 1);
+            CollapseConfig d = CollapseConfig.DEFAULT;
+            CollapseConfig config = new CollapseConfig(window, recallDrop, entropyDrop, shrinkFactor, mergeFloorMin,
+                    churnMinAccepted, churnFlatness, d.maxGeneration(), d.canaryCount(), d.k());
+            ArrayNode alerts = JSON.createArrayNode();
+            for (CollapseAlerts.Alert a : CollapseAlerts.evaluate(history, current, config)) {
+                alerts.addObject().put("kind", a.kind().label()).put("detail", a.detail());
+            }
+            ObjectNode result = JSON.createObjectNode().put("tenant_id", current.tenantId()).put("cycle_id", current.cycleId());
+            result.set("alerts", alerts);
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(result));
+            return 0;
+        }
+    }
+
+    @Command(name = "shape", mixinStandardHelpOptions = true,
+            description = {"Reads memory records (JSON lines {tenant_id, memory_id, type, text, generation, source_refs})",
+                    "and prints each tenant's store shape, as JSON."})
+    static final class Shape implements Callable<Integer> {
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--records", required = true, paramLabel = "FILE.jsonl")
+        Path records;
+
+        @Option(names = "--max-generation", defaultValue = "2", description = "over-generation above (default ${DEFAULT-VALUE})")
+        int maxGeneration;
+
+        @Override
+        public Integer call() throws Exception {
+            Map<String, StoreShape> shapes = new TreeMap<>();
+            int n = 0;
+            for (String line : Files.readAllLines(records)) {
+                n++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                JsonNode r;
+                try {
+                    r = JSON.readTree(line);
+                    String tenant = r.get("tenant_id").asText();
+                    shapes.computeIfAbsent(tenant, t -> new StoreShape(maxGeneration)).upsert(StoreShape.Entry.of(
+                            RecordIds.memory(tenant, r.get("memory_id").asText()),
+                            RecordType.ofLabel(r.get("type").asText()), r.get("text").asText(),
+                            r.path("generation").asInt(0)));
+                } catch (Exception e) {
+                    spec.commandLine().getErr().println(records + ":" + n + ": not a memory record (" + e.getMessage() + ")");
+                    return 2;
+                }
+            }
+            ObjectNode out = JSON.createObjectNode();
+            shapes.forEach((tenant, shape) -> {
+                StoreShape.Metrics m = shape.metrics();
+                ObjectNode o = out.putObject(tenant);
+                o.put("store_total", m.total());
+                ObjectNode byType = o.putObject("store_by_type");
+                m.byType().forEach((type, count) -> byType.put(type.label(), count));
+                o.put("distinct_content_ratio", m.distinctContentRatio())
+                        .put("mean_bigram_diversity", m.meanBigramDiversity())
+                        .put("over_generation_count", m.overGenerationCount())
+                        .put("sample_size", shape.sampleIds().size());
+            });
+            spec.commandLine().getOut().println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(out));
+            return 0;
+        }
+    }
+}
