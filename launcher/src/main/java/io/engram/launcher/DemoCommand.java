@@ -1,0 +1,233 @@
+package io.engram.launcher;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.EngramProducer;
+import io.engram.client.Payload;
+import io.engram.client.PayloadKind;
+import io.engram.client.Topics;
+import io.engram.jobs.EngramJob;
+import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.retrieval.ContextService;
+import io.engram.jobs.retrieval.HybridRetriever;
+import io.engram.jobs.store.OpenSearchMemoryStore;
+import io.engram.jobs.store.RetryPolicy;
+import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.stack.EmbeddedStack;
+import io.engram.stack.EmbeddedStack.Service;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.Callable;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./engram demo}: the whole product in one process on its embedded default. Starts Kafka, PostgreSQL and
+ * OpenSearch, replays the sample data that ships with the launcher (two tenants: agent documents, two
+ * conversations each, gateway memories, three malformed records), runs the pipeline on a local Flink
+ * MiniCluster until the input is consumed, and prints what happened.
+ */
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Runs the pipeline on the embedded stack over the bundled sample data and prints what happened.")
+final class DemoCommand implements Callable<Integer> {
+
+    static final List<String> TENANTS = List.of("northwind", "harbor");
+    private static final Map<String, String> QUERIES = Map.of(
+            "northwind", "vegetarian food and a hotel with a lift",
+            "harbor", "how do we run the invoices table migration safely?");
+    private static final Map<String, String> DOCUMENTS = Map.of(
+            "northwind", "northwind-AGENTS.md", "harbor", "harbor-AGENTS.md");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        long started = System.nanoTime();
+        out.println("[demo] starting Kafka, PostgreSQL and OpenSearch ...");
+        out.flush();
+        try (EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
+                Optional.empty()), (service, address) -> {
+                    out.println("[demo]   " + service.name().toLowerCase(Locale.ROOT) + " ready at " + address);
+                    out.flush();
+                })) {
+            String kafka = stack.kafka().orElseThrow().bootstrapServers();
+            String openSearch = stack.openSearch().orElseThrow().httpUrl();
+            String postgres = stack.postgres().orElseThrow().jdbcUrl();
+            Topics.create(kafka, 2);
+            int produced = produceSamples(kafka);
+            out.println("[demo] produced " + produced + " records to Kafka (3 of them malformed)");
+
+            Properties p = new Properties();
+            p.setProperty("kafka.bootstrap", kafka);
+            p.setProperty("kafka.bounded", "true");
+            p.setProperty("opensearch.url", openSearch);
+            p.setProperty("postgres.url", postgres);
+            p.setProperty("checkpoint.interval", "2s");
+            PipelineConfig config = PipelineConfig.fromProperties(p);
+            try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, config.index(), RetryPolicy.DEFAULT)) {
+                out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");
+                out.flush();
+                ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
+                progress.scheduleAtFixedRate(() -> report(out, store), 5, 5, TimeUnit.SECONDS);
+                try {
+                    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                            EngramJob.flinkConfiguration(p, config));
+                    new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
+                    env.execute("engram-demo");
+                } finally {
+                    progress.shutdownNow();
+                }
+                store.refresh();
+                summary(out, store, postgres, kafka);
+            }
+        }
+        out.printf(Locale.ROOT, "[demo] done in %.1f s%n", (System.nanoTime() - started) / 1e9);
+        out.flush();
+        return 0;
+    }
+
+    private static void report(PrintWriter out, OpenSearchMemoryStore store) {
+        try {
+            long total = 0;
+            for (String tenant : TENANTS) {
+                total += store.count(tenant, Set.of());
+            }
+            out.println("[demo]   ... " + total + " records indexed so far");
+            out.flush();
+        } catch (RuntimeException e) {
+            // the index may not exist yet
+        }
+    }
+
+    private static int produceSamples(String kafka) throws IOException {
+        int n = 0;
+        try (EngramProducer producer = new EngramProducer(kafka)) {
+            for (String tenant : TENANTS) {
+                String agent = tenant.equals("harbor") ? "coder" : "planner";
+                producer.send(Payload.doc(tenant, agent, "AGENTS.md", "core", 1,
+                        resource("documents/" + DOCUMENTS.get(tenant)), Instant.parse("2026-11-20T08:00:00Z")));
+                n++;
+            }
+            for (String line : resource("conversations.jsonl").split("\n")) {
+                n += send(producer, PayloadKind.TURN, line);
+            }
+            for (String line : resource("memories.jsonl").split("\n")) {
+                n += send(producer, PayloadKind.MEMORY, line);
+            }
+        }
+        Properties raw = new Properties();
+        raw.put("bootstrap.servers", kafka);
+        try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(raw, new StringSerializer(), new ByteArraySerializer())) {
+            for (String line : resource("malformed.tsv").split("\n")) {
+                String[] topicAndValue = line.split("\t", 2);
+                producer.send(new ProducerRecord<>(topicAndValue[0], "demo", topicAndValue[1].getBytes(StandardCharsets.UTF_8)));
+                n++;
+            }
+        }
+        return n;
+    }
+
+    private static int send(EngramProducer producer, PayloadKind kind, String line) throws IOException {
+        if (line.isBlank()) {
+            return 0;
+        }
+        ObjectNode json = (ObjectNode) JSON.readTree(line);
+        String tenant = json.get("tenant_id").asText();
+        String key = kind == PayloadKind.TURN ? tenant + "/" + json.get("session_id").asText() : tenant;
+        producer.send(new Payload(kind, key, json));
+        return 1;
+    }
+
+    private static void summary(PrintWriter out, OpenSearchMemoryStore store, String postgres, String kafka) throws Exception {
+        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
+             Connection db = DriverManager.getConnection(postgres, "postgres", "")) {
+            ContextService context = new ContextService(store, new HybridRetriever(store, embedder,
+                    HybridRetriever.Options.DEFAULT), 0.3, ContinuityTail.DEFAULT, 50);
+            for (String tenant : TENANTS) {
+                out.println();
+                out.println("== tenant " + tenant);
+                StringBuilder types = new StringBuilder();
+                for (RecordType type : RecordType.values()) {
+                    long count = store.count(tenant, Set.of(type));
+                    if (count > 0) {
+                        types.append(types.isEmpty() ? "" : ", ").append(type.label()).append(' ').append(count);
+                    }
+                }
+                out.println("records indexed: " + types);
+                List<MemoryRecord> summaries = store.find(tenant, Map.of(), Set.of(RecordType.SUMMARY), 1000, null, true);
+                out.printf(Locale.ROOT, "summaries: %d, mean confidence %.3f%n", summaries.size(),
+                        summaries.stream().mapToDouble(s -> s.confidence() == null ? 0 : s.confidence()).average().orElse(0));
+                String query = QUERIES.get(tenant);
+                AssembledContext c = context.assemble(new ContextService.Request(tenant, null, null, query, 1500),
+                        Instant.parse("2026-11-25T12:00:00Z"));
+                out.printf(Locale.ROOT, "context for \"%s\" (%d of %d tokens%s):%n", query, c.tokensUsed(), c.budget(),
+                        c.degraded() ? ", degraded" : "");
+                for (AssembledContext.Included i : c.included()) {
+                    String text = i.item().text().replace('\n', ' ');
+                    out.printf(Locale.ROOT, "  [%s] %s%n", i.section().name().toLowerCase(Locale.ROOT),
+                            text.length() > 110 ? text.substring(0, 107) + "..." : text);
+                }
+                out.printf(Locale.ROOT, "  (%d candidates left out)%n", c.excluded().size());
+                out.println("cycle metrics:");
+                try (Statement s = db.createStatement(); ResultSet rs = s.executeQuery(
+                        "SELECT cycle_id, close_reason, store_total, mean_recall, distinct_content_ratio,"
+                                + " mean_bigram_diversity, accepted_actions, alerts_json FROM cycle_metrics WHERE tenant_id = '"
+                                + tenant + "' ORDER BY ts")) {
+                    out.println("  cycle                     close      store  recall  distinct  bigrams  writes  alerts");
+                    while (rs.next()) {
+                        out.printf(Locale.ROOT, "  %-25s %-10s %5d  %6.3f  %8.3f  %7.3f  %6d  %s%n", rs.getString(1),
+                                rs.getString(2), rs.getLong(3), rs.getDouble(4), rs.getDouble(5), rs.getDouble(6),
+                                rs.getLong(7), rs.getString(8));
+                    }
+                }
+            }
+        }
+        long rejects = io.engram.launcher.Kafka.count(kafka, Topics.REJECTS);
+        out.println();
+        out.println("rejects in " + Topics.REJECTS + ": " + rejects);
+    }
+
+    private static String resource(String name) {
+        try (InputStream in = DemoCommand.class.getResourceAsStream("/engram/demo/" + name)) {
+            if (in == null) {
+                throw new IllegalStateException("demo resource " + name + " is missing");
+            }
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
