@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CanaryScores;
@@ -23,7 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -147,22 +145,10 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                         .put("created_at", Instant.ofEpochMilli(cycle.lastWriteMillis()).toString()).toString());
             }
         }
+        int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, config.k());
         List<Map.Entry<String, Integer>> ranks = new ArrayList<>();
-        int[] rankValues = new int[set == null ? 0 : set.canaries().size()];
-        if (set != null) {
-            store.refresh();
-            for (int i = 0; i < rankValues.length; i++) {
-                CanarySet.Canary c = set.canaries().get(i);
-                List<String> ids = new ArrayList<>();
-                Map<String, List<String>> refs = new HashMap<>();
-                for (OpenSearchMemoryStore.ScoredRecord hit : store.bm25(tenant, c.query(), config.k(), StoreShape.LEARNING_TYPES)) {
-                    ids.add(hit.record().id());
-                    refs.put(hit.record().id(), hit.record().sourceRefs().stream()
-                            .map(ref -> RecordIds.resolveRef(tenant, ref)).toList());
-                }
-                rankValues[i] = CanarySet.rankOfHit(c, ids, refs, config.k());
-                ranks.add(new SimpleImmutableEntry<>(c.id(), rankValues[i]));
-            }
+        for (int i = 0; i < rankValues.length; i++) {
+            ranks.add(new SimpleImmutableEntry<>(set.canaries().get(i).id(), rankValues[i]));
         }
         CanaryScores scores = CanaryScores.of(rankValues);
         StoreShape.Metrics m = current.metrics();

@@ -179,6 +179,53 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
     }
 
+    /** A hit of {@link #bm25Refs}: a record id and its source refs, nothing else. */
+    public record RefHit(String id, List<String> sourceRefs) {
+    }
+
+    /**
+     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with the
+     * ids and source refs of its top k only (no text, no vectors): what canary scoring needs.
+     */
+    public List<List<RefHit>> bm25Refs(String tenantId, List<String> queries, int k, Set<RecordType> types) {
+        if (tenantId == null || tenantId.isEmpty()) {
+            throw new IllegalArgumentException("every query needs a tenant");
+        }
+        StringBuilder body = new StringBuilder();
+        for (String query : queries) {
+            var header = JSON.createObjectNode().put("index", index).put("routing", tenantId);
+            var search = JSON.createObjectNode().put("size", k);
+            search.putArray("_source").add("source_refs");
+            var bool = search.putObject("query").putObject("bool");
+            bool.putObject("must").putObject("match").put("text", query);
+            var filter = bool.putArray("filter");
+            filter.addObject().putObject("term").put("tenant_id", tenantId);
+            if (!types.isEmpty()) {
+                var labels = filter.addObject().putObject("terms").putArray("type");
+                types.forEach(t -> labels.add(t.label()));
+            }
+            body.append(header).append('\n').append(search).append('\n');
+        }
+        try {
+            List<List<RefHit>> results = new ArrayList<>();
+            for (var response : JSON.readTree(send("POST", "/_msearch", body.toString(), 200)).path("responses")) {
+                if (response.has("error")) {
+                    throw new IllegalStateException("canary query failed: " + response.get("error"));
+                }
+                List<RefHit> hits = new ArrayList<>();
+                for (var hit : response.path("hits").path("hits")) {
+                    List<String> refs = new ArrayList<>();
+                    hit.path("_source").path("source_refs").forEach(r -> refs.add(r.asText()));
+                    hits.add(new RefHit(hit.get("_id").asText(), refs));
+                }
+                results.add(hits);
+            }
+            return results;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return. */
     public List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
         List<Float> v = new ArrayList<>(vector.length);
