@@ -41,8 +41,6 @@ public final class EngramJob {
         Map<String, String> settings = new HashMap<>();
         settings.put("execution.checkpointing.interval", config.checkpointInterval().toMillis() + " ms");
         settings.put("execution.checkpointing.mode", "EXACTLY_ONCE");
-        // embedding back-pressures the inputs: unaligned barriers overtake the queued records instead of waiting
-        settings.put("execution.checkpointing.unaligned.enabled", "true");
         settings.put("restart-strategy.type", "exponential-delay");
         settings.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
         settings.put("restart-strategy.exponential-delay.max-backoff", "30 s");

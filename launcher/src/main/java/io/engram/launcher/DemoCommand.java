@@ -72,6 +72,14 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
+
+    @picocli.CommandLine.Option(names = "--serve", description = "afterwards, keep the stack and serve the HTTP API until Ctrl-C")
+    boolean serve;
+
+    @picocli.CommandLine.Option(names = "--port", defaultValue = "8080", description = "HTTP API port with --serve (default: ${DEFAULT-VALUE})")
+    int port;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -113,10 +121,47 @@ final class DemoCommand implements Callable<Integer> {
                 store.refresh();
                 summary(out, store, postgres, kafka);
             }
+            if (serve) {
+                serveApi(out, openSearch, config.index());
+            }
+        } finally {
+            closed.countDown();
         }
         out.printf(Locale.ROOT, "[demo] done in %.1f s%n", (System.nanoTime() - started) / 1e9);
         out.flush();
         return 0;
+    }
+
+    /** The read API over what the demo indexed, with a fresh key per tenant, until Ctrl-C. */
+    private void serveApi(PrintWriter out, String openSearch, String index) throws Exception {
+        java.security.SecureRandom random = new java.security.SecureRandom();
+        Map<String, String> keys = new java.util.LinkedHashMap<>();
+        for (String tenant : TENANTS) {
+            byte[] bytes = new byte[16];
+            random.nextBytes(bytes);
+            keys.put(java.util.HexFormat.of().formatHex(bytes), tenant);
+        }
+        try (Retrieval retrieval = new Retrieval(openSearch, index)) {
+            HttpApi api = new HttpApi(port, new ApiKeys(keys), retrieval, java.time.Clock.systemUTC());
+            java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                stopped.countDown();
+                try { // let the main thread stop the servers (PostgreSQL is a child process) before the JVM exits
+                    closed.await(60, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }, "engram-demo-shutdown"));
+            out.println();
+            out.println("[demo] api: http://127.0.0.1:" + api.port() + " (Ctrl-C to stop)");
+            keys.forEach((key, tenant) -> out.println("[demo]   key for " + tenant + ": " + key));
+            String first = keys.keySet().iterator().next();
+            out.println("[demo]   curl -s -H 'Authorization: Bearer " + first + "' -d '{\"query\":\"" + QUERIES.get("northwind")
+                    + "\",\"budget_tokens\":800}' http://127.0.0.1:" + api.port() + "/v1/context");
+            out.flush();
+            stopped.await();
+            api.close();
+        }
     }
 
     private static void report(PrintWriter out, OpenSearchMemoryStore store) {

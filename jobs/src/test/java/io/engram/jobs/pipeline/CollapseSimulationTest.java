@@ -87,7 +87,7 @@ class CollapseSimulationTest {
             producer.flush();
         }
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-sim", "collapse-sim");
-        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config));
+        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
         collapsing = rows(postgres, COLLAPSING);
         churning = rows(postgres, CHURNING);
         alertsOnKafka = PipelineRun.readAll(kafka, Topics.ALERTS).stream()

@@ -76,11 +76,12 @@ final class PipelineRun {
                 .build();
     }
 
-    /** Runs the pipeline to the end of the input. */
-    static void run(PipelineConfig config, KafkaSource<Ingested> source, EngramPipeline.Sinks sinks) throws Exception {
+    /** Runs the pipeline to the end of the input, allowing {@code restarts} (with 0, any restart fails the run). */
+    static void run(PipelineConfig config, KafkaSource<Ingested> source, EngramPipeline.Sinks sinks, int restarts)
+            throws Exception {
         Properties flink = new Properties(); // a bug must fail the test, not restart for ever
         flink.setProperty("flink.restart-strategy.type", "fixed-delay");
-        flink.setProperty("flink.restart-strategy.fixed-delay.attempts", "3");
+        flink.setProperty("flink.restart-strategy.fixed-delay.attempts", String.valueOf(restarts));
         flink.setProperty("flink.restart-strategy.fixed-delay.delay", "1 s");
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                 EngramJob.flinkConfiguration(flink, config));

@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * An HTTP proxy in front of the real OpenSearch node that lets the first {@code passFirst} bulk requests
  * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
- * cluster does), then forwards everything again. Every other request is forwarded untouched.
+ * cluster does), then forwards everything again. Every other request is forwarded untouched. With
+ * {@link #failingBulk} one bulk request is instead answered as if OpenSearch refused every document in it for
+ * good, which fails the writing task.
  */
 public final class OutageProxy implements AutoCloseable {
 
@@ -25,6 +27,14 @@ public final class OutageProxy implements AutoCloseable {
     private final AtomicInteger bulks = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger forwardedBulks = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private volatile int failingBulk;
+
+    /** Answers the {@code n}-th bulk request with a permanent refusal of all its documents. */
+    public OutageProxy failingBulk(int n) {
+        failingBulk = n;
+        return this;
+    }
 
     public OutageProxy(String upstreamUrl, int passFirst, int refuse) {
         try {
@@ -40,6 +50,11 @@ public final class OutageProxy implements AutoCloseable {
                     int status = refused.incrementAndGet() % 2 == 1 ? 429 : 503;
                     respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
                             + "\"reason\":\"refused by the outage proxy\"},\"status\":" + status + "}");
+                    return;
+                }
+                if (bulk && n == failingBulk) {
+                    failed.incrementAndGet();
+                    respond(exchange, 200, permanentRefusal(exchange.getRequestBody().readAllBytes()));
                     return;
                 }
                 if (bulk) {
@@ -72,6 +87,22 @@ public final class OutageProxy implements AutoCloseable {
         }
     }
 
+    /** A bulk response in which every document was refused for good (as a mapping error would). */
+    private static String permanentRefusal(byte[] bulkBody) {
+        StringBuilder items = new StringBuilder();
+        for (String line : new String(bulkBody, StandardCharsets.UTF_8).split("\n")) {
+            int at = line.indexOf("\"_id\":\"");
+            if (line.startsWith("{\"index\"") || line.startsWith("{\"delete\"")) {
+                String id = line.substring(at + 7, line.indexOf('"', at + 7));
+                String op = line.startsWith("{\"index\"") ? "index" : "delete";
+                items.append(items.isEmpty() ? "" : ",").append("{\"").append(op).append("\":{\"_id\":\"").append(id)
+                        .append("\",\"status\":400,\"error\":{\"type\":\"mapper_parsing_exception\",")
+                        .append("\"reason\":\"refused by the outage proxy\"}}}");
+            }
+        }
+        return "{\"took\":1,\"errors\":true,\"items\":[" + items + "]}";
+    }
+
     private static void respond(HttpExchange exchange, int status, String json) throws IOException {
         byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
@@ -88,6 +119,11 @@ public final class OutageProxy implements AutoCloseable {
     /** Bulk requests refused so far. */
     public int refused() {
         return refused.get();
+    }
+
+    /** Bulk requests answered with a permanent refusal. */
+    public int failed() {
+        return failed.get();
     }
 
     /** Bulk requests that reached OpenSearch. */
