@@ -4,15 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class CollapseCommandTest {
 
@@ -20,19 +17,6 @@ class CollapseCommandTest {
 
     @TempDir
     Path dir;
-
-    private record Result(int exit, String out, String err) {
-    }
-
-    private static Result run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = EngramCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Result(exit, out.toString(), err.toString());
-    }
 
     private static String row(int cycle, double recall, double ratio) {
         return String.format(java.util.Locale.ROOT, "{\"tenant_id\":\"acme\",\"cycle_id\":\"c%d\",\"canary_set_id\":\"cs-1\","
@@ -50,13 +34,13 @@ class CollapseCommandTest {
         Path rows = dir.resolve("rows.jsonl");
         Files.write(rows, lines);
 
-        Result byDefault = run("collapse", "evaluate", "--rows", rows.toString());
+        CliRun byDefault = CliRun.of("collapse", "evaluate", "--rows", rows.toString());
         assertThat(byDefault.exit()).isZero();
         JsonNode quiet = JSON.readTree(byDefault.out());
         assertThat(quiet.get("cycle_id").asText()).isEqualTo("c5");
         assertThat(quiet.get("alerts")).isEmpty();
 
-        Result stricter = run("collapse", "evaluate", "--rows", rows.toString(), "--recall-drop", "0.1");
+        CliRun stricter = CliRun.of("collapse", "evaluate", "--rows", rows.toString(), "--recall-drop", "0.1");
         JsonNode fired = JSON.readTree(stricter.out()).get("alerts");
         assertThat(fired).hasSize(1);
         assertThat(fired.get(0).get("kind").asText()).isEqualTo("collapse-recall");
@@ -67,7 +51,7 @@ class CollapseCommandTest {
     void evaluateNamesTheBadLine() throws Exception {
         Path rows = dir.resolve("bad.jsonl");
         Files.write(rows, List.of(row(0, 0.9, 1.0), "{\"tenant_id\":\"acme\",\"cycle_id\":\"c1\"}"));
-        Result r = run("collapse", "evaluate", "--rows", rows.toString());
+        CliRun r = CliRun.of("collapse", "evaluate", "--rows", rows.toString());
         assertThat(r.exit()).isEqualTo(2);
         assertThat(r.err()).contains("bad.jsonl:2").contains("mean_recall");
     }
@@ -79,7 +63,7 @@ class CollapseCommandTest {
                 "{\"tenant_id\":\"acme\",\"memory_id\":\"m1\",\"type\":\"memory\",\"text\":\"a b a b a b\",\"generation\":0,\"source_refs\":[]}",
                 "{\"tenant_id\":\"acme\",\"memory_id\":\"m2\",\"type\":\"lesson\",\"text\":\"A  B a b a b\",\"generation\":3,\"source_refs\":[\"m1\"]}",
                 "{\"tenant_id\":\"globex\",\"memory_id\":\"m1\",\"type\":\"knowledge\",\"text\":\"one fact\",\"generation\":1,\"source_refs\":[]}"));
-        Result r = run("collapse", "shape", "--records", records.toString());
+        CliRun r = CliRun.of("collapse", "shape", "--records", records.toString());
         assertThat(r.exit()).isZero();
         JsonNode shape = JSON.readTree(r.out());
         JsonNode acme = shape.get("acme");

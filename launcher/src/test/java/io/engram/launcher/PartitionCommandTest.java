@@ -4,38 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.PrintWriter;
-import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine;
 
 class PartitionCommandTest {
 
     @TempDir
     Path dir;
 
-    private record Run(int exit, String out, String err) {
-    }
-
-    private static Run run(String... args) {
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        CommandLine cli = EngramCli.commandLine();
-        cli.setOut(new PrintWriter(out));
-        cli.setErr(new PrintWriter(err));
-        int exit = cli.execute(args);
-        return new Run(exit, out.toString(), err.toString());
-    }
-
     @Test
     void jsonHasTheDocumentedFields() throws Exception {
         Path file = dir.resolve("AGENTS.md");
         Files.writeString(file, "# Rules\n\nYou must answer in JSON.\n\n- Never log secrets\n", StandardCharsets.UTF_8);
-        Run run = run("partition", file.toString(), "--json", "--budget", "1000");
+        CliRun run = CliRun.of("partition", file.toString(), "--json", "--budget", "1000");
         assertThat(run.exit()).isZero();
         JsonNode json = new ObjectMapper().readTree(run.out());
         assertThat(json.path("nodes")).hasSize(3);
@@ -62,7 +46,7 @@ class PartitionCommandTest {
     void hardOverflowExitsThreeWithTheNumbers() throws Exception {
         Path file = dir.resolve("big.md");
         Files.writeString(file, "- " + "rule ".repeat(100) + "\n", StandardCharsets.UTF_8);
-        Run run = run("partition", file.toString(), "--budget", "100");
+        CliRun run = CliRun.of("partition", file.toString(), "--budget", "100");
         assertThat(run.exit()).isEqualTo(PartitionCommand.EXIT_REJECTED);
         assertThat(run.out()).contains("rejected: hard rules take 126 tokens, over the limit 40");
     }
@@ -71,9 +55,9 @@ class PartitionCommandTest {
     void invalidInputExitsTwoWithTheReason() throws Exception {
         Path file = dir.resolve("binary.md");
         Files.write(file, new byte[] {'#', (byte) 0xFF, (byte) 0xFE, 0});
-        Run run = run("partition", file.toString());
+        CliRun run = CliRun.of("partition", file.toString());
         assertThat(run.exit()).isEqualTo(PartitionCommand.EXIT_INVALID);
         assertThat(run.err()).contains("NOT_UTF8");
-        assertThat(run("partition", dir.resolve("missing.md").toString()).exit()).isEqualTo(PartitionCommand.EXIT_INVALID);
+        assertThat(CliRun.of("partition", dir.resolve("missing.md").toString()).exit()).isEqualTo(PartitionCommand.EXIT_INVALID);
     }
 }

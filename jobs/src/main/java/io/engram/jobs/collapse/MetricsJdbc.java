@@ -94,6 +94,7 @@ public final class MetricsJdbc {
     }
 
     static void bindCycle(PreparedStatement ps, CycleMetrics r) throws SQLException {
+        var columns = CycleRows.toJson(r);
         ps.setString(1, r.tenantId());
         ps.setString(2, r.cycleId());
         ps.setTimestamp(3, Timestamp.from(r.ts()));
@@ -103,16 +104,16 @@ public final class MetricsJdbc {
         ps.setDouble(7, r.meanRecall());
         ps.setDouble(8, r.meanNdcg());
         ps.setDouble(9, r.meanMrr());
-        ps.setString(10, CycleRows.canaryRanksJson(r));
+        ps.setString(10, columns.get("canary_ranks_json").asText());
         ps.setLong(11, r.storeTotal());
-        ps.setString(12, CycleRows.toJson(r).get("store_by_type_json").asText());
+        ps.setString(12, columns.get("store_by_type_json").asText());
         ps.setDouble(13, r.distinctContentRatio());
         ps.setDouble(14, r.meanBigramDiversity());
         ps.setLong(15, r.overGenerationCount());
         ps.setLong(16, r.acceptedActions());
         ps.setLong(17, r.mergeFloorViolations());
         ps.setLong(18, r.generationGuardRefusals());
-        ps.setString(19, CycleRows.toJson(r).get("alerts_json").asText());
+        ps.setString(19, columns.get("alerts_json").asText());
     }
 
     private static JsonNode parse(String json) {

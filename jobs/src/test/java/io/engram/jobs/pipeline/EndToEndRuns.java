@@ -109,6 +109,21 @@ abstract class EndToEndRuns {
         validRejected = all.stream().filter(r -> validCoordinates.contains(coordinates(r))).toList();
     }
 
+    /** The contents a second run leaves: its documents per tenant and its rows. */
+    record Contents(Map<String, List<String>> documents, Map<String, List<String>> rows) {
+    }
+
+    /** Runs the pipeline again over the same input through {@code proxy}, into its own index. */
+    static Contents runThrough(OutageProxy proxy, String name, int restarts, EmbeddedKafka kafka,
+                               EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres,
+                               Map<TopicPartition, Long> from) throws Exception {
+        PipelineConfig config = PipelineRun.config(kafka, proxy.url(), postgres, "engram-memories-" + name, name);
+        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), restarts);
+        try (OpenSearchMemoryStore s = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT)) {
+            return new Contents(snapshot(s), rows(postgres, false));
+        }
+    }
+
     /** The second run over the same input, into its own index, after the plain run's rows were deleted. */
     abstract void variant(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres,
                           Map<TopicPartition, Long> from) throws Exception;
