@@ -12,8 +12,9 @@ import org.apache.kafka.common.serialization.StringSerializer;
 /**
  * The gateway's producer: validates each payload with the pipeline's own {@link PayloadValidator} before send
  * (a bad payload throws {@link InvalidPayloadException} here instead of becoming a reject downstream), sends it
- * to its topic under its key with the payload's time as the record time, idempotently and with acks from all
- * replicas.
+ * to its topic under its key, idempotently and with acks from all replicas. The Kafka record time is the send
+ * time, not the payload's {@code ts} (the pipeline reads event time from the payload): topic retention counts
+ * from when a record arrived, so a backfill of old conversations is not deleted by retention before it is read.
  */
 public final class EngramProducer implements AutoCloseable {
 
@@ -41,8 +42,7 @@ public final class EngramProducer implements AutoCloseable {
         if (validator.validate(bytes, payload.kind()) instanceof PayloadValidator.Invalid bad) {
             throw new InvalidPayloadException(bad.reason(), bad.message());
         }
-        return producer.send(new ProducerRecord<>(payload.kind().topic(), null, payload.ts().toEpochMilli(),
-                payload.key(), bytes));
+        return producer.send(new ProducerRecord<>(payload.kind().topic(), payload.key(), bytes));
     }
 
     public void flush() {

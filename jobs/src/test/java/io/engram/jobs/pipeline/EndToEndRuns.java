@@ -60,7 +60,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * two versions, one over its rule budget), conversation turns and gateway memories for three tenants,
  * interleaved with several hundred malformed records. The first run is failure-free and may not restart at
  * all (bad input must not fail a task); the second is the subclass's fault ({@link #variant}) and must leave
- * the same OpenSearch documents and PostgreSQL rows. Each subclass runs in its own test JVM.
+ * the same OpenSearch documents and PostgreSQL rows.
  */
 @ExtendWith(EmbeddedServicesExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)

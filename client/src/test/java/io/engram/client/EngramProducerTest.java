@@ -1,0 +1,69 @@
+package io.engram.client;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.stack.EmbeddedKafka;
+import io.engram.stack.EmbeddedServicesExtension;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The gateway producer against a real broker: topics, keys, record times, payload bytes. */
+@ExtendWith(EmbeddedServicesExtension.class)
+class EngramProducerTest {
+
+    @Test
+    void sendsEachPayloadToItsTopicUnderItsKeyStampedWithTheSendTime(EmbeddedKafka kafka) throws Exception {
+        Topics.create(kafka.bootstrapServers(), 2);
+        Instant old = Instant.parse("2020-01-01T00:00:00Z"); // a backfill far older than the topics' retention
+        Instant before = Instant.now();
+        List<Payload> sent = List.of(
+                Payload.turn("prod-test", "s1", "u1", "t1", 1, "user", "hello", old),
+                Payload.doc("prod-test", "agent", "AGENTS.md", "core", 1, "# Rules\n- Always test.", old),
+                Payload.memory("prod-test", "m1", "memory", "likes tea", List.of(), 0, "c1", old));
+        try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
+            for (Payload p : sent) {
+                producer.send(p).get();
+            }
+        }
+        Map<String, String> expectedKeys = Map.of(Topics.TURNS, "prod-test/s1", Topics.DOCS, "prod-test/agent/AGENTS.md",
+                Topics.MEMORIES, "prod-test");
+        for (Payload p : sent) {
+            List<ConsumerRecord<String, String>> got = read(kafka, p.kind().topic()).stream()
+                    .filter(r -> r.value().contains("\"tenant_id\":\"prod-test\"")).toList();
+            assertThat(got).hasSize(1);
+            ConsumerRecord<String, String> r = got.get(0);
+            assertThat(r.key()).isEqualTo(expectedKeys.get(p.kind().topic()));
+            assertThat(r.value()).isEqualTo(new String(p.bytes(), StandardCharsets.UTF_8));
+            assertThat(Instant.ofEpochMilli(r.timestamp())).isAfterOrEqualTo(before.minusSeconds(1));
+        }
+    }
+
+    private static List<ConsumerRecord<String, String>> read(EmbeddedKafka kafka, String topic) {
+        Properties props = new Properties();
+        props.put("bootstrap.servers", kafka.bootstrapServers());
+        List<ConsumerRecord<String, String>> records = new ArrayList<>();
+        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
+                new StringDeserializer())) {
+            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
+                    .map(p -> new TopicPartition(topic, p.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
+            }
+        }
+        return records;
+    }
+}
