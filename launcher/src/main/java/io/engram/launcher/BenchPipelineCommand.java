@@ -70,6 +70,12 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "30", description = "freshness duration (default: ${DEFAULT-VALUE})")
     int seconds;
 
+    @Option(names = "--freshness-only", description = "measure freshness only")
+    boolean freshnessOnly;
+
+    @Option(names = "--checkpoint-interval", defaultValue = "10s", description = "checkpoint interval (default: ${DEFAULT-VALUE})")
+    String checkpointInterval;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -83,9 +89,14 @@ final class BenchPipelineCommand implements Callable<Integer> {
             p.setProperty("opensearch.url", stack.openSearch().orElseThrow().httpUrl());
             p.setProperty("opensearch.index", "engram-memories-bench-pipeline");
             p.setProperty("postgres.url", stack.postgres().orElseThrow().jdbcUrl());
+            p.setProperty("checkpoint.interval", checkpointInterval);
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(p.getProperty("opensearch.url"),
                     p.getProperty("opensearch.index"), RetryPolicy.DEFAULT);
                  OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
+                if (freshnessOnly) {
+                    freshness(out, p, store, kafka);
+                    return 0;
+                }
                 // turns
                 List<String> turnTexts = new ArrayList<>();
                 try (EngramProducer producer = new EngramProducer(kafka)) {
@@ -205,6 +216,14 @@ final class BenchPipelineCommand implements Callable<Integer> {
         return texts.size() / ((System.nanoTime() - t0) / 1e9);
     }
 
+    private static boolean visible(OpenSearchMemoryStore store, String tenant) {
+        try {
+            return !store.find(tenant, Map.of(), Set.of(RecordType.MEMORY), 10, null, true).isEmpty();
+        } catch (RuntimeException e) {
+            return false; // the job has not created the index yet
+        }
+    }
+
     /** Produce-to-searchable latency of gateway memories at a steady rate, on an unbounded pipeline. */
     private void freshness(PrintWriter out, Properties base, OpenSearchMemoryStore store, String kafka) throws Exception {
         Properties p = new Properties();
@@ -224,8 +243,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
             producer.send(Payload.memory(tenant, "warm-up", "memory", "warm up", List.of(), 0, null, Instant.now()));
             producer.flush();
             long deadline = System.nanoTime() + 120_000_000_000L;
-            while (store.find(tenant, Map.of(), Set.of(RecordType.MEMORY), 10, null, true).isEmpty()
-                    && System.nanoTime() < deadline) {
+            while (!visible(store, tenant) && System.nanoTime() < deadline) {
                 Thread.sleep(200);
             }
             long start = System.nanoTime();
