@@ -5,16 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedServicesExtension;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -39,31 +33,14 @@ class EngramProducerTest {
         Map<String, String> expectedKeys = Map.of(Topics.TURNS, "prod-test/s1", Topics.DOCS, "prod-test/agent/AGENTS.md",
                 Topics.MEMORIES, "prod-test");
         for (Payload p : sent) {
-            List<ConsumerRecord<String, String>> got = read(kafka, p.kind().topic()).stream()
-                    .filter(r -> r.value().contains("\"tenant_id\":\"prod-test\"")).toList();
+            List<ConsumerRecord<byte[], byte[]>> got = TopicReader.readAll(kafka.bootstrapServers(), p.kind().topic())
+                    .stream().filter(r -> new String(r.value(), StandardCharsets.UTF_8).contains("\"tenant_id\":\"prod-test\""))
+                    .toList();
             assertThat(got).hasSize(1);
-            ConsumerRecord<String, String> r = got.get(0);
-            assertThat(r.key()).isEqualTo(expectedKeys.get(p.kind().topic()));
-            assertThat(r.value()).isEqualTo(new String(p.bytes(), StandardCharsets.UTF_8));
+            ConsumerRecord<byte[], byte[]> r = got.get(0);
+            assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(expectedKeys.get(p.kind().topic()));
+            assertThat(r.value()).isEqualTo(p.bytes());
             assertThat(Instant.ofEpochMilli(r.timestamp())).isAfterOrEqualTo(before.minusSeconds(1));
         }
-    }
-
-    private static List<ConsumerRecord<String, String>> read(EmbeddedKafka kafka, String topic) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", kafka.bootstrapServers());
-        List<ConsumerRecord<String, String>> records = new ArrayList<>();
-        try (KafkaConsumer<String, String> consumer = new KafkaConsumer<>(props, new StringDeserializer(),
-                new StringDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
-            }
-        }
-        return records;
     }
 }

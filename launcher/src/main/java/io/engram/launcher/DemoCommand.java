@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
+import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
@@ -260,7 +261,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
-        long rejects = io.engram.launcher.Kafka.count(kafka, Topics.REJECTS);
+        long rejects = TopicReader.readAll(kafka, Topics.REJECTS).size();
         out.println();
         out.println("rejects in " + Topics.REJECTS + ": " + rejects);
     }

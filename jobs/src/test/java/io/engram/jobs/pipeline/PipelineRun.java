@@ -1,5 +1,6 @@
 package io.engram.jobs.pipeline;
 
+import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
@@ -8,8 +9,6 @@ import io.engram.jobs.ingest.Ingested;
 import io.engram.jobs.ingest.PayloadDeserializer;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedPostgreSql;
-import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,9 +20,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
  * Runs the real pipeline on a local MiniCluster against the embedded services, over exactly the input records
@@ -91,23 +88,6 @@ final class PipelineRun {
 
     /** Every committed record of a topic from the beginning. */
     static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", kafka.bootstrapServers());
-        props.put("isolation.level", "read_committed");
-        props.put("auto.offset.reset", "earliest");
-        props.put("max.partition.fetch.bytes", String.valueOf(Topics.LARGE_RECORD_BYTES));
-        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
-        try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
-                new ByteArrayDeserializer())) {
-            List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
-                    .map(p -> new TopicPartition(topic, p.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                consumer.poll(Duration.ofMillis(500)).forEach(records::add);
-            }
-        }
-        return records;
+        return TopicReader.readAll(kafka.bootstrapServers(), topic);
     }
 }

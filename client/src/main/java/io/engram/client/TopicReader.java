@@ -1,24 +1,27 @@
-package io.engram.launcher;
+package io.engram.client;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Small reads of Kafka topics for the command line. */
-final class Kafka {
+/** Reads every committed record of a topic, from the beginning to its end now (rejects, alerts, inspection). */
+public final class TopicReader {
 
-    private Kafka() {
+    private TopicReader() {
     }
 
-    /** How many committed records a topic holds. */
-    static long count(String bootstrapServers, String topic) {
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic) {
         Properties props = new Properties();
         props.put("bootstrap.servers", bootstrapServers);
         props.put("isolation.level", "read_committed");
+        props.put("max.partition.fetch.bytes", String.valueOf(Topics.LARGE_RECORD_BYTES));
+        List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();
         try (KafkaConsumer<byte[], byte[]> consumer = new KafkaConsumer<>(props, new ByteArrayDeserializer(),
                 new ByteArrayDeserializer())) {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
@@ -26,11 +29,10 @@ final class Kafka {
             consumer.assign(partitions);
             consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
-            long n = 0;
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
-                n += consumer.poll(Duration.ofMillis(500)).count();
+                consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }
-            return n;
         }
+        return records;
     }
 }
