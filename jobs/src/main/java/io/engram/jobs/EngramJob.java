@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -10,8 +11,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
- * The job's entry point on a Flink cluster: {@code --config FILE} names a properties file (keys in
- * docs/operations.md); keys starting with {@code flink.} are passed to Flink without the prefix (e.g.
+ * The job's entry point on a Flink cluster: {@code --config FILE} (or the {@code ENGRAM_CONFIG} environment
+ * variable) names a properties file (keys in docs/operations.md); keys starting with {@code flink.} are passed to Flink without the prefix (e.g.
  * {@code flink.state.backend.type=rocksdb}).
  */
 public final class EngramJob {
@@ -20,20 +21,41 @@ public final class EngramJob {
     }
 
     public static void main(String[] args) throws Exception {
-        Properties props = new Properties();
-        for (int i = 0; i + 1 < args.length; i += 2) {
-            if (args[i].equals("--config")) {
-                try (Reader in = Files.newBufferedReader(Path.of(args[i + 1]))) {
-                    props.load(in);
-                }
-            } else if (args[i].startsWith("--")) {
-                props.setProperty(args[i].substring(2), args[i + 1]);
-            }
-        }
+        Properties props = settings(args);
         PipelineConfig config = PipelineConfig.fromProperties(props);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flinkConfiguration(props, config));
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
         env.execute("engram");
+    }
+
+    /**
+     * The settings: the file named by the {@code ENGRAM_CONFIG} environment variable (containers), then
+     * {@code --config FILE}, then each {@code --key value} over them.
+     */
+    public static Properties settings(String[] args) throws IOException {
+        Properties props = new Properties();
+        String fromEnvironment = System.getenv("ENGRAM_CONFIG");
+        if (fromEnvironment != null && !fromEnvironment.isBlank()) {
+            try (Reader in = Files.newBufferedReader(Path.of(fromEnvironment))) {
+                props.load(in);
+            }
+        }
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].startsWith("--") || i + 1 == args.length) {
+                throw new IllegalArgumentException("expected --config FILE or --key value pairs, got: " + String.join(" ", args));
+            }
+            if (args[i].equals("--config")) {
+                try (Reader in = Files.newBufferedReader(Path.of(args[i + 1]))) {
+                    props.load(in);
+                }
+            }
+        }
+        for (int i = 0; i < args.length; i += 2) {
+            if (!args[i].equals("--config")) {
+                props.setProperty(args[i].substring(2), args[i + 1]);
+            }
+        }
+        return props;
     }
 
     /** Exactly-once checkpoints, a restart strategy that outlasts an outage, and the {@code flink.*} keys. */
@@ -45,7 +67,9 @@ public final class EngramJob {
         settings.put("restart-strategy.exponential-delay.initial-backoff", "1 s");
         settings.put("restart-strategy.exponential-delay.max-backoff", "30 s");
         settings.put("restart-strategy.exponential-delay.attempts-before-reset-backoff", "1000");
-        settings.put("parallelism.default", String.valueOf(config.parallelism()));
+        if (config.parallelism() > 0) { // else the submission's or the cluster's parallelism
+            settings.put("parallelism.default", String.valueOf(config.parallelism()));
+        }
         for (String key : props.stringPropertyNames()) {
             if (key.startsWith("flink.")) {
                 settings.put(key.substring("flink.".length()), props.getProperty(key));

@@ -110,19 +110,28 @@ public final class EngramPipeline {
                 .sinkTo(sinks.rejects()).uid("rejects-sink").name(Topics.REJECTS);
     }
 
-    /** The three input topics, from the committed offsets (earliest the first time). */
+    /** The three input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time). */
     public static KafkaSource<Ingested> kafkaSource(PipelineConfig config) {
         var builder = KafkaSource.<Ingested>builder()
                 .setBootstrapServers(config.kafkaBootstrap())
                 .setTopics(Topics.INPUTS)
                 .setGroupId(config.consumerGroup())
-                .setStartingOffsets(OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST))
+                .setStartingOffsets(startingOffsets(config.startingOffsets()))
                 .setDeserializer(new PayloadDeserializer(config.limits()))
                 .setProperty("isolation.level", "read_committed");
         if (config.bounded()) {
             builder.setBounded(OffsetsInitializer.latest());
         }
         return builder.build();
+    }
+
+    private static OffsetsInitializer startingOffsets(String setting) {
+        return switch (setting) {
+            case "committed" -> OffsetsInitializer.committedOffsets(OffsetResetStrategy.EARLIEST);
+            case "earliest" -> OffsetsInitializer.earliest();
+            case "latest" -> OffsetsInitializer.latest();
+            default -> OffsetsInitializer.timestamp(Long.parseLong(setting.substring("timestamp:".length())));
+        };
     }
 
     /** Rejects and alerts to Kafka in transactions; metrics to PostgreSQL as idempotent upserts. */

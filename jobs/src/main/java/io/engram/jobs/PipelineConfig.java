@@ -6,103 +6,160 @@ import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Everything the pipeline can be told, with the defaults of the embedded product. {@link #fromProperties}
  * reads the keys documented in docs/operations.md (e.g. {@code kafka.bootstrap}, {@code opensearch.url},
  * {@code postgres.url}); a key not given keeps its default.
  */
-public record PipelineConfig(String kafkaBootstrap, String consumerGroup, boolean bounded, String openSearchUrl,
+public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String startingOffsets, boolean bounded,
+                             String openSearchUrl,
                              String index, String postgresUrl, String postgresUser, String postgresPassword,
                              PayloadValidator.Limits limits, int tau, double alpha1, double alpha2,
                              boolean quantizedEmbedder, int embedCacheEntries, int embedBatch, Duration embedDelay,
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
-                             String transactionalIdPrefix) implements Serializable {
+                             String transactionalIdPrefix, int topicPartitions) implements Serializable {
 
     public static PipelineConfig defaults() {
-        return new PipelineConfig("127.0.0.1:9092", "engram-pipeline", false, "http://127.0.0.1:9200",
+        return new PipelineConfig("127.0.0.1:9092", "engram-pipeline", "committed", false, "http://127.0.0.1:9200",
                 "engram-memories-v1", "jdbc:postgresql://127.0.0.1:5432/engram", "postgres", "",
                 PayloadValidator.Limits.DEFAULT, PartitionConfig.DEFAULT_TAU, TierBudget.DEFAULT_ALPHA1,
                 TierBudget.DEFAULT_ALPHA2, false, 100_000, 32, Duration.ofMillis(50), 500, Duration.ofMillis(200),
                 Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(30),
-                Duration.ofDays(30), Duration.ofMinutes(10), CollapseConfig.DEFAULT, Duration.ofSeconds(10), 1,
-                "engram");
+                Duration.ofDays(30), Duration.ofMinutes(10), CollapseConfig.DEFAULT, Duration.ofSeconds(10), 0,
+                "engram", 2);
     }
 
-    public static PipelineConfig fromProperties(Properties p) {
+    /**
+     * Reads the settings; a key that is neither one of {@link #keys()} nor a {@code flink.*} key is refused
+     * (a misspelt key would otherwise silently keep its default).
+     */
+    public static PipelineConfig fromProperties(Properties properties) {
+        Settings p = new Settings(properties);
+        PipelineConfig config = read(p);
+        List<String> unknown = properties.stringPropertyNames().stream()
+                .filter(k -> !k.startsWith("flink.") && !p.read.contains(k)).sorted().toList();
+        if (!unknown.isEmpty()) {
+            throw new IllegalArgumentException("unknown setting(s) " + unknown + "; the keys are in docs/operations.md");
+        }
+        return config;
+    }
+
+    /** Every key {@link #fromProperties} reads. */
+    public static Set<String> keys() {
+        Settings p = new Settings(new Properties());
+        read(p);
+        return Set.copyOf(p.read);
+    }
+
+    private static PipelineConfig read(Settings p) {
         PipelineConfig d = defaults();
         CollapseConfig c = d.collapse();
         return new PipelineConfig(
-                p.getProperty("kafka.bootstrap", d.kafkaBootstrap()),
-                p.getProperty("kafka.group", d.consumerGroup()),
-                Boolean.parseBoolean(p.getProperty("kafka.bounded", String.valueOf(d.bounded()))),
-                p.getProperty("opensearch.url", d.openSearchUrl()),
-                p.getProperty("opensearch.index", d.index()),
-                p.getProperty("postgres.url", d.postgresUrl()),
-                p.getProperty("postgres.user", d.postgresUser()),
-                p.getProperty("postgres.password", d.postgresPassword()),
-                new PayloadValidator.Limits(integer(p, "limits.text-bytes", d.limits().maxTextBytes()),
-                        integer(p, "limits.document-bytes", d.limits().maxDocumentBytes())),
-                integer(p, "partition.tau", d.tau()),
-                decimal(p, "partition.alpha1", d.alpha1()),
-                decimal(p, "partition.alpha2", d.alpha2()),
-                Boolean.parseBoolean(p.getProperty("embed.quantized", String.valueOf(d.quantizedEmbedder()))),
-                integer(p, "embed.cache-entries", d.embedCacheEntries()),
-                integer(p, "embed.batch", d.embedBatch()),
-                duration(p, "embed.max-delay", d.embedDelay()),
-                integer(p, "opensearch.bulk-size", d.bulkSize()),
-                duration(p, "opensearch.bulk-delay", d.bulkDelay()),
-                duration(p, "watermark.out-of-orderness", d.outOfOrderness()),
-                duration(p, "watermark.idleness", d.sourceIdleness()),
-                duration(p, "compaction.allowed-lateness", d.allowedLateness()),
-                duration(p, "compaction.inactivity", d.sessionInactivity()),
-                duration(p, "state.ttl", d.stateTtl()),
-                duration(p, "collapse.quiet-gap", d.quietGap()),
-                new CollapseConfig(integer(p, "collapse.window", c.window()),
-                        decimal(p, "collapse.recall-drop", c.recallDrop()),
-                        decimal(p, "collapse.entropy-drop", c.entropyDrop()),
-                        decimal(p, "collapse.shrink-factor", c.shrinkFactor()),
-                        integer(p, "collapse.merge-floor-min", c.mergeFloorMin()),
-                        integer(p, "collapse.churn-min-accepted", (int) c.churnMinAccepted()),
-                        decimal(p, "collapse.churn-flatness", c.churnFlatness()),
-                        integer(p, "collapse.max-generation", c.maxGeneration()),
-                        integer(p, "collapse.canaries", c.canaryCount()),
-                        integer(p, "collapse.k", c.k())),
-                duration(p, "checkpoint.interval", d.checkpointInterval()),
-                integer(p, "parallelism", d.parallelism()),
-                p.getProperty("kafka.transactional-id-prefix", d.transactionalIdPrefix()));
+                p.string("kafka.bootstrap", d.kafkaBootstrap()),
+                p.string("kafka.group", d.consumerGroup()),
+                startingOffsets(p.string("kafka.starting-offsets", d.startingOffsets())),
+                p.bool("kafka.bounded", d.bounded()),
+                p.string("opensearch.url", d.openSearchUrl()),
+                p.string("opensearch.index", d.index()),
+                p.string("postgres.url", d.postgresUrl()),
+                p.string("postgres.user", d.postgresUser()),
+                p.string("postgres.password", d.postgresPassword()),
+                new PayloadValidator.Limits(p.integer("limits.text-bytes", d.limits().maxTextBytes()),
+                        p.integer("limits.document-bytes", d.limits().maxDocumentBytes())),
+                p.integer("partition.tau", d.tau()),
+                p.decimal("partition.alpha1", d.alpha1()),
+                p.decimal("partition.alpha2", d.alpha2()),
+                p.bool("embed.quantized", d.quantizedEmbedder()),
+                p.integer("embed.cache-entries", d.embedCacheEntries()),
+                p.integer("embed.batch", d.embedBatch()),
+                p.duration("embed.max-delay", d.embedDelay()),
+                p.integer("opensearch.bulk-size", d.bulkSize()),
+                p.duration("opensearch.bulk-delay", d.bulkDelay()),
+                p.duration("watermark.out-of-orderness", d.outOfOrderness()),
+                p.duration("watermark.idleness", d.sourceIdleness()),
+                p.duration("compaction.allowed-lateness", d.allowedLateness()),
+                p.duration("compaction.inactivity", d.sessionInactivity()),
+                p.duration("state.ttl", d.stateTtl()),
+                p.duration("collapse.quiet-gap", d.quietGap()),
+                new CollapseConfig(p.integer("collapse.window", c.window()),
+                        p.decimal("collapse.recall-drop", c.recallDrop()),
+                        p.decimal("collapse.entropy-drop", c.entropyDrop()),
+                        p.decimal("collapse.shrink-factor", c.shrinkFactor()),
+                        p.integer("collapse.merge-floor-min", c.mergeFloorMin()),
+                        p.integer("collapse.churn-min-accepted", (int) c.churnMinAccepted()),
+                        p.decimal("collapse.churn-flatness", c.churnFlatness()),
+                        p.integer("collapse.max-generation", c.maxGeneration()),
+                        p.integer("collapse.canaries", c.canaryCount()),
+                        p.integer("collapse.k", c.k())),
+                p.duration("checkpoint.interval", d.checkpointInterval()),
+                p.integer("parallelism", d.parallelism()),
+                p.string("kafka.transactional-id-prefix", d.transactionalIdPrefix()),
+                p.integer("kafka.partitions", d.topicPartitions()));
     }
 
-    private static int integer(Properties p, String key, int fallback) {
-        return Integer.parseInt(p.getProperty(key, String.valueOf(fallback)).trim());
-    }
-
-    private static double decimal(Properties p, String key, double fallback) {
-        return Double.parseDouble(p.getProperty(key, String.valueOf(fallback)).trim());
-    }
-
-    /** ISO-8601 ({@code PT10M}) or a number with ms/s/m/h/d. */
-    private static Duration duration(Properties p, String key, Duration fallback) {
-        String v = p.getProperty(key);
-        if (v == null) {
-            return fallback;
+    /** {@code committed} (earliest when the group has none), {@code earliest}, {@code latest} or {@code timestamp:MILLIS}. */
+    private static String startingOffsets(String value) {
+        String v = value.trim();
+        if (v.equals("committed") || v.equals("earliest") || v.equals("latest") || v.matches("timestamp:\\d+")) {
+            return v;
         }
-        v = v.trim();
-        if (v.startsWith("P") || v.startsWith("p")) {
-            return Duration.parse(v.toUpperCase());
+        throw new IllegalArgumentException("kafka.starting-offsets: " + value
+                + " (use committed, earliest, latest or timestamp:EPOCH_MILLIS)");
+    }
+
+    /** The properties, remembering which keys were read. */
+    private static final class Settings {
+        private final Properties properties;
+        private final Set<String> read = new HashSet<>();
+
+        Settings(Properties properties) {
+            this.properties = properties;
         }
-        String unit = v.replaceAll("[0-9]", "");
-        long n = Long.parseLong(v.substring(0, v.length() - unit.length()));
-        return switch (unit) {
-            case "ms" -> Duration.ofMillis(n);
-            case "s" -> Duration.ofSeconds(n);
-            case "m" -> Duration.ofMinutes(n);
-            case "h" -> Duration.ofHours(n);
-            case "d" -> Duration.ofDays(n);
-            default -> throw new IllegalArgumentException(key + ": unknown duration " + v + " (use 500ms, 10s, 5m, 1h, 2d)");
-        };
+
+        String string(String key, String fallback) {
+            read.add(key);
+            return properties.getProperty(key, fallback);
+        }
+
+        boolean bool(String key, boolean fallback) {
+            return Boolean.parseBoolean(string(key, String.valueOf(fallback)).trim());
+        }
+
+        int integer(String key, int fallback) {
+            return Integer.parseInt(string(key, String.valueOf(fallback)).trim());
+        }
+
+        double decimal(String key, double fallback) {
+            return Double.parseDouble(string(key, String.valueOf(fallback)).trim());
+        }
+
+        /** ISO-8601 ({@code PT10M}) or a number with ms/s/m/h/d. */
+        Duration duration(String key, Duration fallback) {
+            String v = string(key, null);
+            if (v == null) {
+                return fallback;
+            }
+            v = v.trim();
+            if (v.startsWith("P") || v.startsWith("p")) {
+                return Duration.parse(v.toUpperCase());
+            }
+            String unit = v.replaceAll("[0-9]", "");
+            long n = Long.parseLong(v.substring(0, v.length() - unit.length()));
+            return switch (unit) {
+                case "ms" -> Duration.ofMillis(n);
+                case "s" -> Duration.ofSeconds(n);
+                case "m" -> Duration.ofMinutes(n);
+                case "h" -> Duration.ofHours(n);
+                case "d" -> Duration.ofDays(n);
+                default -> throw new IllegalArgumentException(key + ": unknown duration " + v + " (use 500ms, 10s, 5m, 1h, 2d)");
+            };
+        }
     }
 }

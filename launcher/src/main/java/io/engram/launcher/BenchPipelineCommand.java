@@ -90,6 +90,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
             p.setProperty("opensearch.index", "engram-memories-bench-pipeline");
             p.setProperty("postgres.url", stack.postgres().orElseThrow().jdbcUrl());
             p.setProperty("checkpoint.interval", checkpointInterval);
+            p.setProperty("parallelism", "1");
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(p.getProperty("opensearch.url"),
                     p.getProperty("opensearch.index"), RetryPolicy.DEFAULT);
                  OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
@@ -230,6 +231,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
         p.putAll(base);
         p.setProperty("kafka.group", "bench-freshness");
         p.setProperty("kafka.bounded", "false");
+        p.setProperty("parallelism", "1");
         PipelineConfig config = PipelineConfig.fromProperties(p);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));

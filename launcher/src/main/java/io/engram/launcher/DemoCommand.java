@@ -105,6 +105,7 @@ final class DemoCommand implements Callable<Integer> {
             p.setProperty("opensearch.url", openSearch);
             p.setProperty("postgres.url", postgres);
             p.setProperty("checkpoint.interval", "2s");
+            p.setProperty("parallelism", "1");
             PipelineConfig config = PipelineConfig.fromProperties(p);
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, config.index(), RetryPolicy.DEFAULT)) {
                 out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");

@@ -10,6 +10,7 @@ import picocli.CommandLine.Command;
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, CompactCommand.class, RecallCommand.class,
                 ServeCommand.class, EvalCommand.class, BenchCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
+                ClusterCommand.class,
                 CommandLine.HelpCommand.class})
 public final class EngramCli {
 

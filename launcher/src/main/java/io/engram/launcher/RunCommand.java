@@ -1,16 +1,13 @@
 package io.engram.launcher;
 
-import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
-import io.engram.stack.SchemaMigrations;
+import java.io.IOException;
 import java.io.Reader;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.util.List;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -34,22 +31,12 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "properties file (docs/operations.md)")
     Path config;
 
-    @Option(names = "--partitions", defaultValue = "2", description = "partitions of topics it creates (default ${DEFAULT-VALUE})")
-    int partitions;
 
     @Override
     public Integer call() throws Exception {
-        Properties props = new Properties();
-        try (Reader in = Files.newBufferedReader(config)) {
-            props.load(in);
-        }
+        Properties props = load(config);
         PipelineConfig pipeline = PipelineConfig.fromProperties(props);
-        Topics.create(pipeline.kafkaBootstrap(), partitions);
-        try (Connection db = DriverManager.getConnection(pipeline.postgresUrl(), pipeline.postgresUser(),
-                pipeline.postgresPassword())) {
-            List<Integer> applied = SchemaMigrations.applyPending(db);
-            spec.commandLine().getOut().println("migrations applied: " + (applied.isEmpty() ? "none pending" : applied));
-        }
+        EngramSetup.prepare(pipeline, spec.commandLine().getOut()::println);
         spec.commandLine().getOut().println("running the pipeline against " + pipeline.kafkaBootstrap() + ", "
                 + pipeline.openSearchUrl() + ", " + pipeline.postgresUrl());
         spec.commandLine().getOut().flush();
@@ -58,5 +45,13 @@ final class RunCommand implements Callable<Integer> {
         new EngramPipeline(pipeline).build(env, EngramPipeline.kafkaSource(pipeline), EngramPipeline.sinks(pipeline));
         env.execute("engram");
         return 0;
+    }
+
+    static Properties load(Path file) throws IOException {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(file)) {
+            props.load(in);
+        }
+        return props;
     }
 }

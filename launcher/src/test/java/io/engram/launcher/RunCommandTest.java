@@ -35,6 +35,7 @@ class RunCommandTest {
                                                     EmbeddedPostgreSql postgres) throws Exception {
         Instant ts = Instant.parse("2026-11-10T08:00:00Z");
         io.engram.client.Topics.create(kafka.bootstrapServers(), 2);
+        long sentFrom = System.currentTimeMillis(); // records carry their send time: skip other tests' input
         try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
             producer.send(Payload.memory("run-cmd", "m1", "lesson", "Rotate the API keys every quarter", List.of(), 0, "c1", ts));
             producer.send(Payload.memory("run-cmd", "m2", "knowledge", "The billing database runs PostgreSQL 15", List.of(), 0,
@@ -45,6 +46,7 @@ class RunCommandTest {
                 "kafka.bootstrap=" + kafka.bootstrapServers(),
                 "kafka.group=run-command-test",
                 "kafka.bounded=true",
+                "kafka.starting-offsets=timestamp:" + sentFrom,
                 "kafka.transactional-id-prefix=run-command-test",
                 "opensearch.url=" + openSearch.httpUrl(),
                 "opensearch.index=engram-memories-run-command",

@@ -1,5 +1,6 @@
 package io.engram.stack;
 
+import io.engram.schema.SchemaMigrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,5 +1,6 @@
 package io.engram.stack;
 
+import io.engram.schema.SchemaMigrations;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;

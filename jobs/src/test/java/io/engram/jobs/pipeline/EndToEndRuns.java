@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.engram.client.EngramProducer;
 import io.engram.client.MalformedCorpus;
-import io.engram.client.Payload;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.PipelineConfig;
@@ -23,32 +21,17 @@ import io.engram.model.partition.MarkdownPartitioner;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContinuityTail;
-import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedServicesExtension;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArraySerializer;
-import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -56,9 +39,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The whole pipeline on the embedded stack, twice over the same input: documents (real agent documents,
- * two versions, one over its rule budget), conversation turns and gateway memories for three tenants,
- * interleaved with several hundred malformed records. The first run is failure-free and may not restart at
+ * The whole pipeline on the embedded stack, twice over the same input ({@link EndToEndInput}). The first run is failure-free and may not restart at
  * all (bad input must not fail a task); the second is the subclass's fault ({@link #variant}) and must leave
  * the same OpenSearch documents and PostgreSQL rows.
  */
@@ -66,19 +47,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class EndToEndRuns {
 
-    static final Instant T0 = Instant.parse("2026-11-02T09:00:00Z");
-    static final String ACME = "e2e-acme";
-    static final String GLOBEX = "e2e-globex";
-    static final String INITECH = "e2e-initech";
-    static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH);
-    static final Path DATASETS = Path.of(System.getProperty("engram.datasets", "../../shared/datasets"));
+    static final String ACME = EndToEndInput.ACME;
+    static final String GLOBEX = EndToEndInput.GLOBEX;
+    static final String INITECH = EndToEndInput.INITECH;
+    static final Instant T0 = EndToEndInput.T0;
     static final ObjectMapper JSON = new ObjectMapper();
 
-    /** What each tenant's live documents are: tenant → (path → content), for the expected chunk ids. */
-    private final Map<String, Map<String, String>> liveDocuments = new HashMap<>();
-    private final Map<String, Long> liveVersions = new HashMap<>();
-    private final Map<String, MalformedCorpus.Bad> badByCoordinates = new HashMap<>();
-    private final Set<String> validCoordinates = new HashSet<>();
+    private EndToEndInput input;
     private List<JsonNode> validRejected;
 
     Map<String, List<String>> plain;
@@ -89,13 +64,13 @@ abstract class EndToEndRuns {
     @BeforeAll
     void runThreeTimes(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
         Map<TopicPartition, Long> from = PipelineRun.inputOffsets(kafka);
-        produce(kafka);
+        input = EndToEndInput.produce(kafka);
 
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-e2e-plain", "e2e-plain");
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT);
-        plain = snapshot(store);
-        rowsPlain = rows(postgres, true);
+        plain = EndToEndInput.snapshot(store);
+        rowsPlain = EndToEndInput.rows(postgres, true);
 
         variant(kafka, openSearch, postgres, from);
         List<JsonNode> all = PipelineRun.readAll(kafka, Topics.REJECTS).stream().map(r -> {
@@ -105,8 +80,8 @@ abstract class EndToEndRuns {
                 throw new IllegalStateException(e);
             }
         }).toList();
-        rejects = all.stream().filter(r -> badByCoordinates.containsKey(coordinates(r))).toList();
-        validRejected = all.stream().filter(r -> validCoordinates.contains(coordinates(r))).toList();
+        rejects = all.stream().filter(r -> input.badByCoordinates.containsKey(coordinates(r))).toList();
+        validRejected = all.stream().filter(r -> input.validCoordinates.contains(coordinates(r))).toList();
     }
 
     /** The contents a second run leaves: its documents per tenant and its rows. */
@@ -120,7 +95,7 @@ abstract class EndToEndRuns {
         PipelineConfig config = PipelineRun.config(kafka, proxy.url(), postgres, "engram-memories-" + name, name);
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), restarts);
         try (OpenSearchMemoryStore s = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT)) {
-            return new Contents(snapshot(s), rows(postgres, false));
+            return new Contents(EndToEndInput.snapshot(s), EndToEndInput.rows(postgres, false));
         }
     }
 
@@ -132,150 +107,6 @@ abstract class EndToEndRuns {
     void close() {
         if (store != null) {
             store.close();
-        }
-    }
-
-    private void produce(EmbeddedKafka kafka) throws Exception {
-        String flinkAgents = Files.readString(DATASETS.resolve("agents-md/apache+flink-agents__AGENTS.md"));
-        String graphiti = Files.readString(DATASETS.resolve("agents-md/getzep+graphiti__AGENTS.md"));
-        String soul = Files.readString(DATASETS.resolve("agents-md/openclaw+openclaw__templates__SOUL.md"));
-        List<MalformedCorpus.Bad> bad = MalformedCorpus.generate(ACME, T0);
-        Properties raw = new Properties();
-        raw.put("bootstrap.servers", kafka.bootstrapServers());
-        raw.put("max.request.size", String.valueOf(Topics.LARGE_RECORD_BYTES));
-        try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers());
-             KafkaProducer<String, byte[]> rawProducer = new KafkaProducer<>(raw, new StringSerializer(), new ByteArraySerializer())) {
-            List<Payload> valid = new ArrayList<>();
-            // documents: acme's AGENTS.md in two versions (v2 replaces v1), globex one, initech one plus a v2
-            // whose hard rules overflow the budget (rejected: v1 stays live)
-            valid.add(Payload.doc(ACME, "coder", "AGENTS.md", "core", 1, flinkAgents, T0));
-            valid.add(Payload.doc(GLOBEX, "helper", "AGENTS.md", "standard", 1, graphiti, T0.plusSeconds(1)));
-            valid.add(Payload.doc(INITECH, "persona", "SOUL.md", "core", 1, soul, T0.plusSeconds(2)));
-            String acmeV2 = flinkAgents + "\n- You must never push directly to the main branch.\n";
-            valid.add(Payload.doc(ACME, "coder", "AGENTS.md", "core", 2, acmeV2, T0.plusSeconds(600)));
-            live(ACME, "coder", "AGENTS.md", acmeV2, 2);
-            live(GLOBEX, "helper", "AGENTS.md", graphiti, 1);
-            live(INITECH, "persona", "SOUL.md", soul, 1);
-            // conversations: one session each for acme and globex, 40 turns a minute apart
-            for (String tenant : List.of(ACME, GLOBEX)) {
-                for (int seq = 0; seq < 40; seq++) {
-                    valid.add(Payload.turn(tenant, "s1", "u1", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
-                            turnText(tenant, seq), T0.plusSeconds(60L * seq + 5)));
-                }
-            }
-            // gateway memories of initech in two cycles, one deleted again
-            String[] memories = {"The customer prefers invoices in euros", "Quarterly reports are due on the fifth",
-                    "The staging database is restored every Sunday night", "Escalate outages to the on-call lead",
-                    "Staplers are ordered from the Swingline catalogue"};
-            for (int i = 0; i < memories.length; i++) {
-                valid.add(Payload.memory(INITECH, "mem-" + i, i % 2 == 0 ? "memory" : "knowledge", memories[i], List.of(),
-                        0, "c0", T0.plusSeconds(30L * i)));
-            }
-            valid.add(Payload.memory(INITECH, "mem-5", "lesson", "Back up the staging database before the Sunday restore",
-                    List.of("mem-2"), 1, "c1", T0.plusSeconds(1200)));
-            valid.add(Payload.memoryDeleted(INITECH, "mem-4", "memory", "c1", T0.plusSeconds(1230)));
-
-            Map<String, MalformedCorpus.Bad> pendingBad = new HashMap<>();
-            List<java.util.concurrent.Future<RecordMetadata>> badSends = new ArrayList<>();
-            List<MalformedCorpus.Bad> ordered = new ArrayList<>(bad);
-            for (String tenant : TENANTS) { // over budget: rejected by the partitioner, the live version stays
-                Payload overflow = Payload.doc(tenant, "rules", "RULES.md", "core", 1, MalformedCorpus.overflowingRules(600),
-                        T0.plusSeconds(5));
-                ordered.add(new MalformedCorpus.Bad(Topics.DOCS, overflow.key(), overflow.bytes(),
-                        io.engram.client.RejectReason.HARD_RULE_BUDGET_OVERFLOW, true));
-            }
-            int b = 0;
-            List<java.util.concurrent.Future<RecordMetadata>> validSends = new ArrayList<>();
-            for (Payload p : valid) { // interleave: after every valid record, a few bad ones
-                validSends.add(producer.send(p));
-                for (int k = 0; k < 4 && b < ordered.size(); k++, b++) {
-                    MalformedCorpus.Bad x = ordered.get(b);
-                    badSends.add(rawProducer.send(new ProducerRecord<>(x.topic(), x.key(), x.value())));
-                    pendingBad.put(String.valueOf(badSends.size() - 1), x);
-                }
-            }
-            for (; b < ordered.size(); b++) {
-                MalformedCorpus.Bad x = ordered.get(b);
-                badSends.add(rawProducer.send(new ProducerRecord<>(x.topic(), x.key(), x.value())));
-                pendingBad.put(String.valueOf(badSends.size() - 1), x);
-            }
-            producer.flush();
-            rawProducer.flush();
-            for (var sent : validSends) {
-                RecordMetadata m = sent.get();
-                validCoordinates.add(m.topic() + "/" + m.partition() + "/" + m.offset());
-            }
-            for (int i = 0; i < badSends.size(); i++) {
-                RecordMetadata m = badSends.get(i).get();
-                badByCoordinates.put(m.topic() + "/" + m.partition() + "/" + m.offset(), pendingBad.get(String.valueOf(i)));
-            }
-        }
-    }
-
-    private void live(String tenant, String agent, String path, String content, long version) {
-        liveDocuments.computeIfAbsent(tenant, t -> new HashMap<>()).put(agent + "/" + path, content);
-        liveVersions.put(tenant + "/" + agent + "/" + path, version);
-    }
-
-    static String turnText(String tenant, int seq) {
-        String[] topics = {"the quarterly budget review", "migrating the billing service", "hiring a data engineer",
-                "the office move to the harbour building", "renewing the cloud contract"};
-        return (seq % 2 == 0 ? "Can you help me with " : "Here is what I suggest for ") + topics[(seq / 2) % topics.length]
-                + " (" + tenant + " note " + seq + "), keeping the deadline on Friday in mind.";
-    }
-
-    /** Per tenant, one line per OpenSearch document: id, type, tier, generation, version, refs, text. */
-    static Map<String, List<String>> snapshot(OpenSearchMemoryStore store) {
-        store.refresh();
-        Map<String, List<String>> out = new TreeMap<>();
-        for (String tenant : TENANTS) {
-            out.put(tenant, store.find(tenant, Map.of(), Set.of(), 10_000, null, true).stream()
-                    .map(r -> String.join("|", r.id(), r.type().label(), String.valueOf(r.tier()),
-                            String.valueOf(r.generation()), String.valueOf(r.docVersion()),
-                            String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()))
-                    .sorted().toList());
-        }
-        return out;
-    }
-
-    /** The tenants' rows of the three tables, one line each, then (if asked) deleted for the next run. */
-    private static final Set<String> CANARY_COLUMNS = Set.of("mean_recall", "mean_ndcg", "mean_mrr", "canary_ranks_json");
-
-    static Map<String, List<String>> rows(EmbeddedPostgreSql postgres, boolean delete) throws Exception {
-        Map<String, List<String>> out = new TreeMap<>();
-        String tenants = TENANTS.stream().map(t -> "'" + t + "'").collect(Collectors.joining(","));
-        try (Connection c = postgres.connect(); Statement s = c.createStatement()) {
-            for (String table : List.of("cycle_metrics", "collapse_alerts", "canary_queries")) {
-                List<String> lines = new ArrayList<>();
-                try (var rs = s.executeQuery("SELECT * FROM " + table + " WHERE tenant_id IN (" + tenants + ")")) {
-                    while (rs.next()) {
-                        List<String> cells = new ArrayList<>();
-                        for (int i = 1; i <= rs.getMetaData().getColumnCount(); i++) {
-                            String column = rs.getMetaData().getColumnName(i);
-                            // The canary ranks of tenants whose learning store is our own summaries were seen to
-                            // differ between runs (a summary ranked 0 or 1 against its successor); gateway tenants'
-                            // ranks are compared in full. Open in the pipeline issue's note.
-                            boolean canary = CANARY_COLUMNS.contains(column) && !rs.getString("tenant_id").equals(INITECH);
-                            cells.add(canary ? "*" : String.valueOf(rs.getObject(i)));
-                        }
-                        lines.add(String.join("|", cells));
-                    }
-                }
-                lines.sort(null);
-                out.put(table, lines);
-                if (delete) {
-                    s.executeUpdate("DELETE FROM " + table + " WHERE tenant_id IN (" + tenants + ")");
-                }
-            }
-        }
-        return out;
-    }
-
-    /** Equal maps, failing with the lines missing or extra per key rather than two whole maps. */
-    static void assertSame(Map<String, List<String>> actual, Map<String, List<String>> expected) {
-        assertThat(actual.keySet()).isEqualTo(expected.keySet());
-        for (String key : expected.keySet()) {
-            assertThat(actual.get(key)).as(key).containsExactlyElementsOf(expected.get(key));
         }
     }
 
@@ -293,14 +124,14 @@ abstract class EndToEndRuns {
     void theStoreHoldsExactlyTheLiveRecordsOfEachTenant() throws Exception {
         try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
             MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults().withTokens(embedder.tokenCounter()));
-            for (String tenant : TENANTS) {
+            for (String tenant : EndToEndInput.TENANTS) {
                 List<String> lines = plain.get(tenant);
                 Set<String> invariants = new HashSet<>();
                 Set<String> lore = new HashSet<>();
                 Set<String> lines1 = new HashSet<>();
-                for (Map.Entry<String, String> doc : liveDocuments.get(tenant).entrySet()) {
+                for (Map.Entry<String, String> doc : input.liveDocuments.get(tenant).entrySet()) {
                     String[] agentPath = doc.getKey().split("/", 2);
-                    long version = liveVersions.get(tenant + "/" + doc.getKey());
+                    long version = input.liveVersions.get(tenant + "/" + doc.getKey());
                     for (DocumentNode n : partitioner.partition(doc.getValue()).nodes()) {
                         String id = RecordIds.chunk(tenant, agentPath[0], agentPath[1], version, n.index());
                         (n.tier() == 0 ? lore : invariants).add(id);
@@ -378,9 +209,9 @@ abstract class EndToEndRuns {
 
     @Test
     void everyMalformedRecordIsRejectedOncePerRunWithItsReason() {
-        assertThat(badByCoordinates).hasSizeGreaterThan(300);
+        assertThat(input.badByCoordinates).hasSizeGreaterThan(300);
         Map<String, List<JsonNode>> byRecord = rejects.stream().collect(Collectors.groupingBy(EndToEndRuns::coordinates));
-        for (Map.Entry<String, MalformedCorpus.Bad> e : badByCoordinates.entrySet()) {
+        for (Map.Entry<String, MalformedCorpus.Bad> e : input.badByCoordinates.entrySet()) {
             List<JsonNode> got = byRecord.getOrDefault(e.getKey(), List.of());
             assertThat(got).as(e.getKey()).hasSize(2); // one per run: no loss, no duplicate even after a failure
             for (JsonNode r : got) {
@@ -392,7 +223,7 @@ abstract class EndToEndRuns {
 
     @Test
     void noValidRecordIsRejectedAndInputNeverRestartsTheJob() {
-        assertThat(validCoordinates).hasSizeGreaterThan(80);
+        assertThat(input.validCoordinates).hasSizeGreaterThan(80);
         assertThat(validRejected).isEmpty();
     }
 }

@@ -44,6 +44,7 @@ final class PipelineRun {
         p.setProperty("postgres.url", postgres.jdbcUrl());
         p.setProperty("postgres.user", EmbeddedPostgreSql.USER);
         p.setProperty("checkpoint.interval", "300ms");
+        p.setProperty("parallelism", "1");
         return PipelineConfig.fromProperties(p);
     }
 

@@ -1,4 +1,4 @@
-package io.engram.stack;
+package io.engram.schema;
 
 import java.io.IOException;
 import java.io.InputStream;

@@ -1,0 +1,205 @@
+package io.engram.cluster;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The part of Flink's REST API that deploying and operating Engram needs: upload and run the job jar, watch
+ * a job and its checkpoints, take savepoints, stop with a savepoint. Works against any Flink 2.x JobManager.
+ */
+public final class FlinkRest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration SAVEPOINT_TIMEOUT = Duration.ofMinutes(5);
+
+    private final String baseUrl;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public FlinkRest(String baseUrl) {
+        this.baseUrl = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
+    }
+
+    /**
+     * How to run an uploaded jar: entry class, parallelism (0: the cluster's default), program arguments and
+     * an optional savepoint to restore.
+     */
+    public record RunRequest(String entryClass, int parallelism, List<String> programArgs, String savepointPath) {
+    }
+
+    public String baseUrl() {
+        return baseUrl;
+    }
+
+    /** Uploads a job jar and returns the id {@link #run} takes. */
+    public String uploadJar(Path jar) throws IOException, InterruptedException {
+        String boundary = "engram-" + UUID.randomUUID();
+        ByteArrayOutputStream body = new ByteArrayOutputStream();
+        body.write(("--" + boundary + "\r\nContent-Disposition: form-data; name=\"jarfile\"; filename=\""
+                + jar.getFileName() + "\"\r\nContent-Type: application/x-java-archive\r\n\r\n").getBytes(StandardCharsets.UTF_8));
+        body.write(Files.readAllBytes(jar));
+        body.write(("\r\n--" + boundary + "--\r\n").getBytes(StandardCharsets.UTF_8));
+        JsonNode answer = send(HttpRequest.newBuilder(URI.create(baseUrl + "/jars/upload"))
+                .header("Content-Type", "multipart/form-data; boundary=" + boundary)
+                .POST(HttpRequest.BodyPublishers.ofByteArray(body.toByteArray())));
+        return Path.of(answer.path("filename").asText()).getFileName().toString();
+    }
+
+    /** Runs an uploaded jar's main method on the JobManager and returns the job id. */
+    public String run(String jarId, RunRequest request) throws IOException, InterruptedException {
+        ObjectNode body = JSON.createObjectNode();
+        body.put("entryClass", request.entryClass());
+        if (request.parallelism() > 0) {
+            body.put("parallelism", request.parallelism());
+        }
+        body.set("programArgsList", JSON.valueToTree(request.programArgs()));
+        if (request.savepointPath() != null) {
+            body.put("savepointPath", request.savepointPath());
+            body.put("allowNonRestoredState", false);
+        }
+        return post("/jars/" + jarId + "/run", body).path("jobid").asText();
+    }
+
+    /** The job's status: RUNNING, FINISHED, FAILED, CANCELED, RESTARTING, … */
+    public String jobState(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId).path("state").asText();
+    }
+
+    /** The job's details: state, vertices with their parallelism and task states. */
+    public JsonNode job(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId);
+    }
+
+    /** True when the job runs and every one of its tasks is RUNNING (or already FINISHED). */
+    public boolean allTasksRunning(String jobId) throws IOException, InterruptedException {
+        JsonNode job = job(jobId);
+        if (!job.path("state").asText().equals("RUNNING")) {
+            return false;
+        }
+        for (JsonNode vertex : job.path("vertices")) {
+            JsonNode tasks = vertex.path("tasks");
+            int live = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
+            if (live != vertex.path("parallelism").asInt()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Checkpoint statistics: {@code counts.completed}, {@code counts.restored}, {@code latest.restored}, … */
+    public JsonNode checkpoints(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId + "/checkpoints");
+    }
+
+    /** The root exceptions of a job's failures so far (for diagnosis). */
+    public JsonNode exceptions(String jobId) throws IOException, InterruptedException {
+        return get("/jobs/" + jobId + "/exceptions");
+    }
+
+    /** Waits until the job reaches one of {@code states}; a terminal state not asked for is an error. */
+    public String awaitState(String jobId, Set<String> states, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            String state = jobState(jobId);
+            if (states.contains(state)) {
+                return state;
+            }
+            if (Set.of("FINISHED", "FAILED", "CANCELED").contains(state)) {
+                throw new IOException("job " + jobId + " ended " + state + " while waiting for " + states + ": "
+                        + exceptions(jobId).path("root-exception").asText());
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("job " + jobId + " still " + state + " after " + timeout + ", expected " + states);
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+    }
+
+    /** Takes a savepoint and stops the job; {@code drain} first advances event time to the end (final timers fire). */
+    public String stopWithSavepoint(String jobId, boolean drain) throws IOException, InterruptedException {
+        ObjectNode body = JSON.createObjectNode().put("drain", drain).put("formatType", "CANONICAL");
+        String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
+        return awaitSavepoint(jobId, trigger);
+    }
+
+    /** Takes a savepoint of a running job and returns its location. */
+    public String savepoint(String jobId) throws IOException, InterruptedException {
+        ObjectNode body = JSON.createObjectNode().put("cancel-job", false).put("formatType", "CANONICAL");
+        String trigger = post("/jobs/" + jobId + "/savepoints", body).path("request-id").asText();
+        return awaitSavepoint(jobId, trigger);
+    }
+
+    public int taskManagerCount() throws IOException, InterruptedException {
+        return get("/overview").path("taskmanagers").asInt();
+    }
+
+    /** Waits until the REST endpoint answers, failing early when {@code process} (the JobManager) died. */
+    void awaitReady(Duration timeout, Process process) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            try {
+                get("/overview");
+                return;
+            } catch (ConnectException | java.net.http.HttpConnectTimeoutException e) {
+                if (!process.isAlive()) {
+                    throw new IOException("the JobManager exited with " + process.exitValue() + " before its REST API answered");
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new IOException("the JobManager's REST API did not answer at " + baseUrl + " within " + timeout, e);
+                }
+                TimeUnit.MILLISECONDS.sleep(250);
+            }
+        }
+    }
+
+    private String awaitSavepoint(String jobId, String trigger) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + SAVEPOINT_TIMEOUT.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode status = get("/jobs/" + jobId + "/savepoints/" + trigger);
+            if (status.path("status").path("id").asText().equals("COMPLETED")) {
+                JsonNode operation = status.path("operation");
+                if (operation.has("failure-cause")) {
+                    throw new IOException("savepoint of " + jobId + " failed: "
+                            + operation.path("failure-cause").path("stack-trace").asText());
+                }
+                return operation.path("location").asText();
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+        throw new IOException("savepoint of " + jobId + " not done within " + SAVEPOINT_TIMEOUT);
+    }
+
+    private JsonNode get(String path) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET());
+    }
+
+    private JsonNode post(String path, JsonNode body) throws IOException, InterruptedException {
+        return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(body))));
+    }
+
+    private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {
+        HttpResponse<String> response = http.send(request.timeout(Duration.ofMinutes(2)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        if (response.statusCode() / 100 != 2) {
+            throw new IOException(response.request().method() + " " + response.request().uri() + " -> "
+                    + response.statusCode() + ": " + response.body());
+        }
+        return JSON.readTree(response.body());
+    }
+}

@@ -1,0 +1,41 @@
+package io.engram.jobs;
+
+import io.engram.client.Topics;
+import io.engram.jobs.store.OpenSearchMemoryStore;
+import io.engram.jobs.store.RetryPolicy;
+import io.engram.model.embed.OnnxEmbedder;
+import io.engram.schema.SchemaMigrations;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * What the job needs before it first starts, idempotent: the five topics (missing ones created with
+ * {@code kafka.partitions} partitions each), the OpenSearch index template and index, and the pending PostgreSQL
+ * migrations. The one-shot setup of the compose file and the Kubernetes manifests runs this class from the job
+ * jar ({@code java -cp engram-jobs.jar io.engram.jobs.EngramSetup --config FILE}); {@code ./engram run} and
+ * {@code ./engram cluster submit} call {@link #prepare} first.
+ */
+public final class EngramSetup {
+
+    private EngramSetup() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        prepare(PipelineConfig.fromProperties(EngramJob.settings(args)), System.out::println);
+    }
+
+    public static void prepare(PipelineConfig config, Consumer<String> progress) throws Exception {
+        Topics.create(config.kafkaBootstrap(), config.topicPartitions());
+        progress.accept("topics: " + Topics.ALL);
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT)) {
+            store.ensureIndex(OnnxEmbedder.MINILM_DIMENSION);
+        }
+        progress.accept("index: " + config.index());
+        try (Connection db = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(), config.postgresPassword())) {
+            List<Integer> applied = SchemaMigrations.applyPending(db);
+            progress.accept("migrations applied: " + (applied.isEmpty() ? "none pending" : applied));
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.engram.launcher;
+
+import io.engram.cluster.FlinkRest;
+import io.engram.cluster.StandaloneCluster;
+import io.engram.jobs.EngramJob;
+import io.engram.jobs.EngramSetup;
+import io.engram.jobs.PipelineConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.stream.Stream;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ./engram cluster}: a real Flink standalone session cluster on this machine (separate JobManager and
+ * TaskManager processes), and the shaded job jar submitted to it — or to any Flink 2.2 cluster — over REST.
+ */
+@Command(name = "cluster", mixinStandardHelpOptions = true,
+        description = "A real Flink standalone cluster, and the Engram job on it.",
+        subcommands = {ClusterCommand.Up.class, ClusterCommand.Submit.class, ClusterCommand.Stop.class})
+final class ClusterCommand {
+
+    /** The checkout ./engram runs from (the script passes it); the jar and the Flink lib folder are built there. */
+    static Path root() {
+        return Path.of(System.getProperty("engram.root", ".")).toAbsolutePath().normalize();
+    }
+
+    /** Flink's jars, and the job's native-code dependencies that Flink must load from its own classpath. */
+    static List<Path> defaultLib() {
+        return List.of(root().resolve("cluster/target/flink-lib"), root().resolve("jobs/target/native-lib"));
+    }
+
+    /** The shaded job jar the jobs module builds: {@code jobs/target/engram-jobs-VERSION-job.jar}. */
+    static Path defaultJobJar() throws IOException {
+        try (Stream<Path> jars = Files.list(root().resolve("jobs/target"))) {
+            return jars.filter(p -> p.getFileName().toString().matches("engram-jobs-.*-job\\.jar")).findFirst()
+                    .orElseThrow(() -> new IOException("no job jar in " + root().resolve("jobs/target")
+                            + " (mvn -B -ntp -pl jobs -am package builds it)"));
+        }
+    }
+
+    /** The pipeline's settings as the job's program arguments, so a cluster needs no file of ours. */
+    static List<String> programArgs(Properties props) {
+        List<String> args = new ArrayList<>();
+        for (String key : props.stringPropertyNames().stream().sorted().toList()) {
+            args.add("--" + key);
+            args.add(props.getProperty(key));
+        }
+        return args;
+    }
+
+    @Command(name = "up", mixinStandardHelpOptions = true,
+            description = {"Start a JobManager and TaskManagers as separate processes (RocksDB state, checkpoints and",
+                    "savepoints under --home), print the REST address, stay up until Ctrl-C or SIGTERM, stop cleanly."})
+    static final class Up implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--taskmanagers", defaultValue = "2", description = "TaskManager processes (default ${DEFAULT-VALUE})")
+        int taskManagers;
+
+        @Option(names = "--slots", defaultValue = "1", description = "slots per TaskManager (default ${DEFAULT-VALUE})")
+        int slots;
+
+        @Option(names = "--rest-port", defaultValue = "8081", description = "REST and web UI port (default ${DEFAULT-VALUE})")
+        int restPort;
+
+        @Option(names = "--home", defaultValue = ".engram/cluster", paramLabel = "DIR",
+                description = "config, logs, checkpoints and savepoints (default ${DEFAULT-VALUE})")
+        Path home;
+
+        @Option(names = "--lib", split = ",", paramLabel = "DIR",
+                description = "folders of the processes' jars (default: cluster/target/flink-lib,jobs/target/native-lib)")
+        List<Path> lib;
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            StandaloneCluster cluster = StandaloneCluster.start(new StandaloneCluster.Options(home,
+                    lib != null ? lib : defaultLib(), taskManagers, slots, restPort, Map.of()));
+            CountDownLatch stopped = new CountDownLatch(1);
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                try {
+                    cluster.close();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                } finally {
+                    stopped.countDown();
+                }
+            }, "engram-cluster-shutdown"));
+            out.println("jobmanager: " + cluster.restUrl() + " (REST and web UI)");
+            out.println("taskmanagers: " + cluster.taskManagerIds() + ", " + slots + " slot(s) each");
+            out.println("logs, checkpoints, savepoints: " + cluster.home());
+            out.println("ready (Ctrl-C to stop)");
+            out.flush();
+            stopped.await();
+            return 0;
+        }
+    }
+
+    @Command(name = "submit", mixinStandardHelpOptions = true,
+            description = {"Create the topics and apply the migrations the job needs, upload the job jar over REST",
+                    "and run it with the settings of a properties file (docs/operations.md); prints the job id."})
+    static final class Submit implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
+        String rest;
+
+        @Option(names = "--config", required = true, paramLabel = "FILE", description = "pipeline properties")
+        Path config;
+
+        @Option(names = "--parallelism", description = "job parallelism (default: the file's `parallelism`, else the cluster's)")
+        Integer parallelism;
+
+        @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore from this savepoint")
+        String savepoint;
+
+        @Option(names = "--jar", paramLabel = "FILE", description = "job jar (default: jobs/target/engram-jobs-*-job.jar)")
+        Path jar;
+
+
+        @Override
+        public Integer call() throws Exception {
+            PrintWriter out = spec.commandLine().getOut();
+            Properties props = RunCommand.load(config);
+            if (parallelism != null) {
+                props.setProperty("parallelism", String.valueOf(parallelism));
+            }
+            PipelineConfig pipeline = PipelineConfig.fromProperties(props);
+            EngramSetup.prepare(pipeline, out::println);
+            FlinkRest flink = new FlinkRest(rest);
+            String jarId = flink.uploadJar(jar != null ? jar : defaultJobJar());
+            String jobId = flink.run(jarId, new FlinkRest.RunRequest(EngramJob.class.getName(),
+                    pipeline.parallelism(), programArgs(props), savepoint));
+            out.println("job: " + jobId + " (" + rest + "/#/job/running/" + jobId + "/overview)");
+            return 0;
+        }
+    }
+
+    @Command(name = "stop", mixinStandardHelpOptions = true,
+            description = {"Stop a job with a savepoint and print its location (resubmit with --from-savepoint,",
+                    "at any parallelism). --drain first fires every event-time timer (a final stop)."})
+    static final class Stop implements Callable<Integer> {
+
+        @Spec
+        CommandSpec spec;
+
+        @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
+        String rest;
+
+        @Option(names = "--job", required = true, description = "job id")
+        String job;
+
+        @Option(names = "--drain", description = "advance event time to the end before stopping")
+        boolean drain;
+
+        @Override
+        public Integer call() throws Exception {
+            String location = new FlinkRest(rest).stopWithSavepoint(job, drain);
+            spec.commandLine().getOut().println("savepoint: " + location);
+            return 0;
+        }
+    }
+}
