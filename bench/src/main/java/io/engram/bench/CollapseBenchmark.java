@@ -7,6 +7,12 @@ import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.NormHash;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.RecordType;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -76,6 +82,14 @@ public class CollapseBenchmark {
             history.add(row("c" + c, 0.9));
         }
         current = row("c5", 0.7);
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            shape.writeTo(new DataOutputStream(bytes));
+            System.err.printf("store shape of %d records: %d bytes serialized (%.0f per record)%n", records, bytes.size(),
+                    bytes.size() / (double) records);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String text(Random random) {
@@ -107,6 +121,18 @@ public class CollapseBenchmark {
                 current.meanNdcg(), current.meanMrr(), List.of(), m.total(), Map.of(), m.distinctContentRatio(),
                 m.meanBigramDiversity(), m.overGenerationCount(), 30, 0, 0, List.of());
         return CollapseAlerts.evaluate(history, row, CollapseConfig.DEFAULT);
+    }
+
+    /**
+     * Reading the whole shape from serialized state and writing it back: what a RocksDB state access costs. The
+     * detector pays it once per active tenant and checkpoint (it keeps the shape on the heap in between); a
+     * per-record {@code ValueState} read-modify-write would pay it on every write.
+     */
+    @Benchmark
+    public StoreShape stateRoundTrip() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        shape.writeTo(new DataOutputStream(bytes));
+        return StoreShape.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     }
 
     /** The seed's alternative: rescan every record at cycle close, then evaluate. */

@@ -32,6 +32,8 @@ final class FlinkConfig {
         s.put("execution.checkpointing.dir", home.resolve("checkpoints").toUri().toString());
         s.put("execution.checkpointing.savepoint-dir", home.resolve("savepoints").toUri().toString());
         s.put("execution.checkpointing.num-retained", "3");
+        // kept when a job is cancelled or lost with its JobManager: a restart point without a savepoint
+        s.put("execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
         // a lost TaskManager is noticed in seconds, not the default 50 s
         s.put("heartbeat.interval", "2000");
         s.put("heartbeat.timeout", "10000");

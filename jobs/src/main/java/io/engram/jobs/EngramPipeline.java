@@ -2,6 +2,7 @@ package io.engram.jobs;
 
 import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
+import io.engram.jobs.collapse.CollapseDetectorOperator;
 import io.engram.jobs.collapse.MetricsJdbc;
 import io.engram.jobs.compaction.CompactionStoreOps;
 import io.engram.jobs.compaction.SessionCompactionFunction;
@@ -25,6 +26,7 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -96,8 +98,9 @@ public final class EngramPipeline {
                 .uid("store-writer");
         SingleOutputStreamOperator<String> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreOp::tenantId)
-                .process(new CollapseDetectorFunction(config.openSearchUrl(), config.index(), config.collapse(),
-                        config.quietGap())).uid("collapse-detector").name("collapse detector");
+                .transform("collapse detector", Types.STRING, new CollapseDetectorOperator(new CollapseDetectorFunction(
+                        config.openSearchUrl(), config.index(), config.collapse(), config.quietGap())))
+                .uid("collapse-detector");
 
         cycleRows.sinkTo(sinks.cycleMetrics()).uid("cycle-metrics-sink").name("cycle_metrics");
         DataStream<String> alerts = cycleRows.getSideOutput(CollapseDetectorFunction.ALERTS);

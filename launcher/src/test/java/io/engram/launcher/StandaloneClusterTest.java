@@ -33,9 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
@@ -85,9 +82,10 @@ class StandaloneClusterTest {
     }
 
     /**
-     * The job runs unbounded at parallelism 2; one TaskManager is killed (SIGKILL) after a completed checkpoint
-     * while the input is still being produced, and a replacement started. Once every input record is read and
-     * checkpointed, a draining stop ends the job. Its documents and rows equal a failure-free run's.
+     * The job runs unbounded at parallelism 2 over the end-to-end input; once a checkpoint holds some of its
+     * state, one TaskManager is killed (SIGKILL) and a replacement started, then the conversation goes on. Once
+     * every input record is read and checkpointed, a draining stop ends the job. Its documents and rows equal a
+     * failure-free run's over the same records.
      */
     @Test
     void aTaskManagerKilledMidStreamChangesNothing(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
@@ -105,21 +103,26 @@ class StandaloneClusterTest {
         assertRestoredAt(job, null, 2);
         await("a first checkpoint", job, () -> rest.checkpoints(job).path("counts").path("completed").asInt() >= 1);
 
-        ExecutorService producing = Executors.newSingleThreadExecutor();
+        // the end-to-end input, then a kill once a checkpoint holds some of its state, then more input
+        EndToEndInput.produce(kafka);
         String victim = cluster.taskManagerIds().get(0);
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
             store.ensureIndex(OnnxEmbedder.MINILM_DIMENSION);
-            Future<EndToEndInput> input = producing.submit(() -> EndToEndInput.produce(kafka));
             await("the first records written", job, () -> {
                 store.refresh();
                 return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
             });
-            assertThat(input.isDone()).as("killed while the input is still being produced").isFalse();
-            cluster.killTaskManager(victim);
-            cluster.startTaskManager();
-            input.get();
-        } finally {
-            producing.shutdown();
+        }
+        int completed = rest.checkpoints(job).path("counts").path("completed").asInt();
+        await("a checkpoint after the first writes", job,
+                () -> rest.checkpoints(job).path("counts").path("completed").asInt() > completed);
+        cluster.killTaskManager(victim);
+        cluster.startTaskManager();
+        try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
+            for (int seq = 40; seq < 60; seq++) { // the conversation goes on after the loss: same session, in order
+                producer.send(Payload.turn(EndToEndInput.ACME, "s1", "u1", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
+                        EndToEndInput.turnText(EndToEndInput.ACME, seq), EndToEndInput.T0.plusSeconds(60L * seq + 5)));
+            }
         }
         Map<TopicPartition, Long> end = endOffsets(kafka);
         await("every input record read and checkpointed", job, () -> committed(kafka, "cluster-kill").equals(end));

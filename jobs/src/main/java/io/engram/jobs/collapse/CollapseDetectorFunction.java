@@ -22,9 +22,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -40,7 +44,9 @@ import org.apache.flink.util.OutputTag;
  * The collapse and churn detector of one tenant (BRIEF.md §D), keyed by tenant, chained behind the
  * {@link io.engram.jobs.store.StoreWriterOperator} so every change it sees is already in OpenSearch. Keyed state:
  * the store shape (updated per write, never rescanned), the frozen canary set, the last W rows of that set and
- * the open cycle's counters. A cycle closes on the writer's {@code CLOSE_CYCLE} or, for the last cycle before a
+ * the open cycle's counters. A tenant's shape is read from state once per checkpoint interval and kept on the
+ * heap while it changes; {@link CollapseDetectorOperator} writes the changed shapes back at the barrier, so
+ * with RocksDB a write costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's {@code CLOSE_CYCLE} or, for the last cycle before a
  * pause, on an event-time timer a quiet gap after its last write. Closing scores the canaries with BM25 against
  * the tenant's records in OpenSearch, evaluates the alerts ({@link CollapseAlerts}) and emits the
  * {@code cycle_metrics} row as column-named JSON ({@link CycleRows}); alerts and newly minted canaries go to
@@ -66,6 +72,9 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ValueState<String> canaries;
     private transient ListState<String> history;
     private transient ValueState<OpenCycle> open;
+    /** The shapes read since the last barrier, by tenant, and which of them changed. */
+    private transient Map<String, StoreShape> liveShapes;
+    private transient Set<String> changedShapes;
 
     public CollapseDetectorFunction(String openSearchUrl, String index, CollapseConfig config, Duration quietGap) {
         this.openSearchUrl = openSearchUrl;
@@ -81,6 +90,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         canaries = getRuntimeContext().getState(new ValueStateDescriptor<>("canary-set", Types.STRING));
         history = getRuntimeContext().getListState(new ListStateDescriptor<>("cycle-history", Types.STRING));
         open = getRuntimeContext().getState(new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class)));
+        liveShapes = new HashMap<>();
+        changedShapes = new HashSet<>();
     }
 
     @Override
@@ -96,7 +107,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             close(cycle, CycleClock.BY_CYCLE_ID, ctx, out);
             cycle = null;
         }
-        StoreShape current = shape.value() == null ? new StoreShape(config.maxGeneration()) : shape.value();
+        StoreShape current = shapeOf(ctx.getCurrentKey());
         long accepted = 0;
         switch (op.kind()) {
             case UPSERT -> {
@@ -107,7 +118,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             default -> {
             }
         }
-        shape.update(current);
+        changedShapes.add(ctx.getCurrentKey());
         long lastWrite = cycle == null ? op.tsMillis() : Math.max(cycle.lastWriteMillis(), op.tsMillis());
         long timer = clock.quietCloseAt(lastWrite);
         if (cycle != null && cycle.quietTimer() != timer) {
@@ -133,7 +144,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     private void close(OpenCycle cycle, String reason, Context ctx, Collector<String> out) throws Exception {
         String tenant = ctx.getCurrentKey();
-        StoreShape current = shape.value() == null ? new StoreShape(config.maxGeneration()) : shape.value();
+        StoreShape current = shapeOf(tenant);
         CanarySet set = canaries.value() == null ? null : decode(canaries.value());
         if (set == null && current.size() > 0) {
             set = CanarySet.mint(current, config.canaryCount());
@@ -182,6 +193,29 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         history.update(kept.subList(Math.max(0, kept.size() - config.window()), kept.size()));
         ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
         open.clear();
+    }
+
+    /** The tenant's shape: the one already on the heap this interval, else the one in state (the current key's). */
+    private StoreShape shapeOf(String tenant) throws IOException {
+        StoreShape live = liveShapes.get(tenant);
+        if (live == null) {
+            live = shape.value() == null ? new StoreShape(config.maxGeneration()) : shape.value();
+            liveShapes.put(tenant, live);
+        }
+        return live;
+    }
+
+    /**
+     * Writes the shapes changed since the last call to keyed state, selecting each tenant with {@code setKey},
+     * and forgets the heap copies (the next write reads state again, so no object is shared with a snapshot).
+     */
+    void writeBackShapes(Consumer<String> setKey) throws IOException {
+        for (String tenant : changedShapes) {
+            setKey.accept(tenant);
+            shape.update(liveShapes.get(tenant));
+        }
+        changedShapes.clear();
+        liveShapes.clear();
     }
 
     static String encode(CanarySet set) {

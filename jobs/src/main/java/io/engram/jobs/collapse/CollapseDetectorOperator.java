@@ -1,0 +1,24 @@
+package io.engram.jobs.collapse;
+
+import io.engram.jobs.store.StoreOp;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+
+/**
+ * Runs the {@link CollapseDetectorFunction} and, before each checkpoint barrier, writes the store shapes it
+ * changed since the last one to keyed state: one state write per active tenant and checkpoint instead of one
+ * per record (with RocksDB each state write serializes the whole shape).
+ */
+public final class CollapseDetectorOperator extends KeyedProcessOperator<String, StoreOp, String> {
+
+    private static final long serialVersionUID = 1L;
+
+    public CollapseDetectorOperator(CollapseDetectorFunction detector) {
+        super(detector);
+    }
+
+    @Override
+    public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
+        super.prepareSnapshotPreBarrier(checkpointId);
+        ((CollapseDetectorFunction) userFunction).writeBackShapes(this::setCurrentKey);
+    }
+}
