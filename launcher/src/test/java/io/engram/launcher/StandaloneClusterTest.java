@@ -81,6 +81,28 @@ class StandaloneClusterTest {
         }
     }
 
+    /** Flink's Prometheus reporter (what deploy/pod-monitor.yaml scrapes) answers on every process. */
+    @Test
+    void everyFlinkProcessServesPrometheusMetrics() throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        Set<String> components = new HashSet<>();
+        for (int port = 9250; port <= 9299; port++) { // metrics.reporter.prom.port of the cluster's config
+            try {
+                String body = http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create("http://127.0.0.1:" + port
+                        + "/metrics")).timeout(Duration.ofSeconds(5)).build(), java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+                for (String component : List.of("flink_jobmanager_", "flink_taskmanager_")) {
+                    if (body.contains(component)) {
+                        components.add(component + port);
+                    }
+                }
+            } catch (java.io.IOException nothingListens) {
+                // ports without a Flink process
+            }
+        }
+        assertThat(components).filteredOn(c -> c.startsWith("flink_jobmanager_")).hasSize(1);
+        assertThat(components).filteredOn(c -> c.startsWith("flink_taskmanager_")).hasSizeGreaterThanOrEqualTo(2);
+    }
+
     /**
      * The job runs unbounded at parallelism 2 over the end-to-end input; once a checkpoint holds some of its
      * state, one TaskManager is killed (SIGKILL) and a replacement started, then the conversation goes on. Once
