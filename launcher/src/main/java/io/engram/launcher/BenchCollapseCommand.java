@@ -82,7 +82,7 @@ final class BenchCollapseCommand implements Callable<Integer> {
                 int hits = 0;
                 for (int r = -2; r < repeats; r++) { // two warm-up closes
                     long s = System.nanoTime();
-                    int[] ranks = CanaryScorer.ranks(store, TENANT, set, CollapseConfig.DEFAULT.k());
+                    int[] ranks = CanaryScorer.ranks(store, TENANT, set, shape, CollapseConfig.DEFAULT.k());
                     if (r >= 0) {
                         scoreMs[r] = (System.nanoTime() - s) / 1e6;
                         hits = (int) Arrays.stream(ranks).filter(x -> x >= 0).count();

@@ -4,35 +4,49 @@ import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.StoreShape;
+import io.engram.model.collapse.TenantBm25;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * Scores a tenant's canaries against the same OpenSearch index users query (BRIEF.md §D): after a refresh, so
- * every write so far is searchable, the canaries' BM25 queries run over the tenant's learning records in one
- * multi-search and the rank of each canary's first hit is kept (−1 for a miss). Source refs of hits are resolved to record ids before
- * merge-following.
+ * Scores a tenant's canaries against the same OpenSearch index users query (BRIEF.md §D). After a refresh, so
+ * every write so far is searchable, one multi-search fetches each canary's {@value #CANDIDATES} best BM25
+ * candidates among the tenant's learning records and another counts the tenant's records, all and per query term;
+ * the candidates are then ranked by {@link TenantBm25} with the tenant's own statistics (OpenSearch's BM25
+ * uses the shard's, which other tenants share), and the rank of each canary's first hit is kept (−1 for a
+ * miss). Source refs of hits are resolved to record ids before merge-following.
  */
 public final class CanaryScorer {
+
+    /** Candidates per canary: far more than the k that count, so the shard's statistics cannot push a hit out. */
+    static final int CANDIDATES = 100;
 
     private CanaryScorer() {
     }
 
-    public static int[] ranks(OpenSearchMemoryStore store, String tenantId, CanarySet set, int k) {
+    /** @param shape the tenant's learning records: their mean length is BM25's avgdl (OpenSearch does not keep it per tenant) */
+    public static int[] ranks(OpenSearchMemoryStore store, String tenantId, CanarySet set, StoreShape shape, int k) {
         store.refresh();
-        List<List<OpenSearchMemoryStore.RefHit>> results = store.bm25Refs(tenantId,
-                set.canaries().stream().map(CanarySet.Canary::query).toList(), k, StoreShape.LEARNING_TYPES);
-        int[] ranks = new int[set.canaries().size()];
+        List<String> queries = set.canaries().stream().map(CanarySet.Canary::query).toList();
+        List<List<OpenSearchMemoryStore.RefHit>> candidates = store.bm25Candidates(tenantId, queries, CANDIDATES,
+                StoreShape.LEARNING_TYPES);
+        Set<String> terms = new LinkedHashSet<>();
+        queries.forEach(q -> terms.addAll(TenantBm25.tokens(q)));
+        OpenSearchMemoryStore.TermCounts counts = store.termCounts(tenantId, terms, StoreShape.LEARNING_TYPES);
+        TenantBm25.Stats stats = new TenantBm25.Stats(counts.documents(), shape.meanLength(), counts.documentFrequency());
+        int[] ranks = new int[queries.size()];
         for (int i = 0; i < ranks.length; i++) {
-            List<String> ids = new ArrayList<>();
+            List<TenantBm25.Candidate> pool = new ArrayList<>();
             Map<String, List<String>> refs = new HashMap<>();
-            for (OpenSearchMemoryStore.RefHit hit : results.get(i)) {
-                ids.add(hit.id());
+            for (OpenSearchMemoryStore.RefHit hit : candidates.get(i)) {
+                pool.add(new TenantBm25.Candidate(hit.id(), hit.text()));
                 refs.put(hit.id(), hit.sourceRefs().stream().map(ref -> RecordIds.resolveRef(tenantId, ref)).toList());
             }
-            ranks[i] = CanarySet.rankOfHit(set.canaries().get(i), ids, refs, k);
+            ranks[i] = CanarySet.rankOfHit(set.canaries().get(i), TenantBm25.topK(queries.get(i), pool, stats, k), refs, k);
         }
         return ranks;
     }

@@ -156,7 +156,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                         .put("created_at", Instant.ofEpochMilli(cycle.lastWriteMillis()).toString()).toString());
             }
         }
-        int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, config.k());
+        int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, current, config.k());
         List<Map.Entry<String, Integer>> ranks = new ArrayList<>();
         for (int i = 0; i < rankValues.length; i++) {
             ranks.add(new SimpleImmutableEntry<>(set.canaries().get(i).id(), rankValues[i]));

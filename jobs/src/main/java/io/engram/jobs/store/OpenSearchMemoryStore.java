@@ -1,12 +1,17 @@
 package io.engram.jobs.store;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -179,48 +184,94 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
     }
 
-    /** A hit of {@link #bm25Refs}: a record id and its source refs, nothing else. */
-    public record RefHit(String id, List<String> sourceRefs) {
+    /** A hit of {@link #bm25Candidates}: a record id, its source refs and its text; no vector. */
+    public record RefHit(String id, List<String> sourceRefs, String text) {
     }
 
     /**
-     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with the
-     * ids and source refs of its top k only (no text, no vectors): what canary scoring needs.
+     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with its
+     * top {@code size} hits (ids, source refs and texts, no vectors): the candidates canary scoring re-ranks
+     * with the tenant's own statistics.
      */
-    public List<List<RefHit>> bm25Refs(String tenantId, List<String> queries, int k, Set<RecordType> types) {
+    public List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types) {
+        List<String> searches = new ArrayList<>();
+        for (String query : queries) {
+            var search = JSON.createObjectNode().put("size", size);
+            search.putArray("_source").add("source_refs").add("text");
+            var bool = search.putObject("query").putObject("bool");
+            bool.putObject("must").putObject("match").put("text", query);
+            tenantFilter(bool.putArray("filter"), tenantId, types);
+            searches.add(search.toString());
+        }
+        List<List<RefHit>> results = new ArrayList<>();
+        for (var response : msearch(tenantId, searches)) {
+            List<RefHit> hits = new ArrayList<>();
+            for (var hit : response.path("hits").path("hits")) {
+                List<String> refs = new ArrayList<>();
+                hit.path("_source").path("source_refs").forEach(r -> refs.add(r.asText()));
+                hits.add(new RefHit(hit.get("_id").asText(), refs, hit.path("_source").path("text").asText()));
+            }
+            results.add(hits);
+        }
+        return results;
+    }
+
+    /** How many of a tenant's records there are, and how many contain each term (BM25's N and df). */
+    public record TermCounts(long documents, Map<String, Long> documentFrequency) {
+    }
+
+    /** {@link TermCounts} over the tenant's records of {@code types}, in one {@code _msearch} of counts. */
+    public TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types) {
+        List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
+        List<String> searches = new ArrayList<>();
+        for (int i = 0; i <= ordered.size(); i++) { // the last search counts all the tenant's records
+            var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
+            var filter = search.putObject("query").putObject("bool").putArray("filter");
+            if (i < ordered.size()) {
+                filter.addObject().putObject("term").put("text", ordered.get(i));
+            }
+            tenantFilter(filter, tenantId, types);
+            searches.add(search.toString());
+        }
+        List<JsonNode> responses = msearch(tenantId, searches);
+        Map<String, Long> df = new HashMap<>();
+        for (int i = 0; i < ordered.size(); i++) {
+            df.put(ordered.get(i), total(responses.get(i)));
+        }
+        return new TermCounts(total(responses.get(ordered.size())), df);
+    }
+
+    private static long total(JsonNode response) {
+        return response.path("hits").path("total").path("value").asLong();
+    }
+
+    private static void tenantFilter(ArrayNode filter, String tenantId, Set<RecordType> types) {
+        filter.addObject().putObject("term").put("tenant_id", tenantId);
+        if (!types.isEmpty()) {
+            var labels = filter.addObject().putObject("terms").putArray("type");
+            types.forEach(t -> labels.add(t.label()));
+        }
+    }
+
+    /** Runs searches against the tenant's shard in one round trip; any failed search fails the call. */
+    private List<JsonNode> msearch(String tenantId, List<String> searches) {
         if (tenantId == null || tenantId.isEmpty()) {
             throw new IllegalArgumentException("every query needs a tenant");
         }
         StringBuilder body = new StringBuilder();
-        for (String query : queries) {
-            var header = JSON.createObjectNode().put("index", index).put("routing", tenantId);
-            var search = JSON.createObjectNode().put("size", k);
-            search.putArray("_source").add("source_refs");
-            var bool = search.putObject("query").putObject("bool");
-            bool.putObject("must").putObject("match").put("text", query);
-            var filter = bool.putArray("filter");
-            filter.addObject().putObject("term").put("tenant_id", tenantId);
-            if (!types.isEmpty()) {
-                var labels = filter.addObject().putObject("terms").putArray("type");
-                types.forEach(t -> labels.add(t.label()));
-            }
+        String header = JSON.createObjectNode().put("index", index).put("routing", tenantId).toString();
+        for (String search : searches) {
             body.append(header).append('\n').append(search).append('\n');
         }
         try {
-            List<List<RefHit>> results = new ArrayList<>();
+            List<JsonNode> responses = new ArrayList<>();
             for (var response : JSON.readTree(send("POST", "/_msearch", body.toString(), 200)).path("responses")) {
                 if (response.has("error")) {
-                    throw new IllegalStateException("canary query failed: " + response.get("error"));
+                    throw new IllegalStateException("search failed: " + response.get("error"));
                 }
-                List<RefHit> hits = new ArrayList<>();
-                for (var hit : response.path("hits").path("hits")) {
-                    List<String> refs = new ArrayList<>();
-                    hit.path("_source").path("source_refs").forEach(r -> refs.add(r.asText()));
-                    hits.add(new RefHit(hit.get("_id").asText(), refs));
-                }
-                results.add(hits);
+                responses.add(response);
             }
-            return results;
+            return responses;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

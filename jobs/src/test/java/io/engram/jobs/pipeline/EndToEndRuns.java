@@ -66,7 +66,10 @@ abstract class EndToEndRuns {
         Map<TopicPartition, Long> from = PipelineRun.inputOffsets(kafka);
         input = EndToEndInput.produce(kafka);
 
-        PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-e2e-plain", "e2e-plain");
+        // an index of its own per test class: a second class's run into the first one's index would start with
+        // that run's records searchable, and its first cycles' canaries would be scored against them
+        String plainRun = "e2e-plain-" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
+        PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-" + plainRun, plainRun);
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT);
         plain = EndToEndInput.snapshot(store);

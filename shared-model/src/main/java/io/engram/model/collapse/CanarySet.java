@@ -64,7 +64,7 @@ public record CanarySet(String id, List<Canary> canaries) {
     /** The canary query of a text: its first distinct words of four letters or more, lower-cased. */
     public static String queryOf(String text) {
         Set<String> terms = new LinkedHashSet<>();
-        for (String raw : text.toLowerCase(Locale.ROOT).split("[^\\p{L}\\p{N}]+")) {
+        for (String raw : TenantBm25.tokens(text)) {
             if (raw.length() >= 4) {
                 terms.add(raw);
                 if (terms.size() == QUERY_TERMS) {

@@ -30,13 +30,16 @@ public final class StoreShape {
                     RecordType.KNOWLEDGE));
     public static final int SAMPLE_LIMIT = 2000;
 
-    /** What the shape keeps of one record: no text, only what the metrics and canary minting need. */
+    /**
+     * What the shape keeps of one record: no text, only what the metrics, canary minting and canary scoring
+     * need ({@code length}: its {@link TenantBm25#tokens} count).
+     */
     public record Entry(String id, RecordType type, long contentHash, int generation, double bigramDiversity,
-                        String canaryQuery, long sampleKey) {
+                        String canaryQuery, int length, long sampleKey) {
 
         public static Entry of(String id, RecordType type, String text, int generation) {
             return new Entry(id, type, NormHash.value(text), generation, BigramDiversity.of(text),
-                    CanarySet.queryOf(text), NormHash.fnv1a64(id));
+                    CanarySet.queryOf(text), TenantBm25.tokens(text).size(), NormHash.fnv1a64(id));
         }
     }
 
@@ -55,6 +58,7 @@ public final class StoreShape {
     private final EnumMap<RecordType, Long> byType = new EnumMap<>(RecordType.class);
     private final TreeSet<Entry> ordered = new TreeSet<>(SAMPLE_ORDER);
     private long overGeneration;
+    private long totalLength;
 
     /** @param maxGeneration records above it count in {@code over_generation_count} */
     public StoreShape(int maxGeneration) {
@@ -74,6 +78,7 @@ public final class StoreShape {
         hashCounts.merge(entry.contentHash(), 1, Integer::sum);
         generations.merge(entry.generation(), 1L, Long::sum);
         byType.merge(entry.type(), 1L, Long::sum);
+        totalLength += entry.length();
         if (entry.generation() > maxGeneration) {
             overGeneration++;
         }
@@ -94,6 +99,7 @@ public final class StoreShape {
         hashCounts.compute(e.contentHash(), (h, n) -> n == 1 ? null : n - 1);
         generations.compute(e.generation(), (g, n) -> n == 1 ? null : n - 1);
         byType.compute(e.type(), (t, n) -> n == 1 ? null : n - 1);
+        totalLength -= e.length();
         if (e.generation() > maxGeneration) {
             overGeneration--;
         }
@@ -112,6 +118,11 @@ public final class StoreShape {
 
     public int size() {
         return entries.size();
+    }
+
+    /** The mean {@link TenantBm25#tokens} count of the records (0 when empty): BM25's average length. */
+    public double meanLength() {
+        return entries.isEmpty() ? 0 : totalLength / (double) entries.size();
     }
 
     public Entry get(String id) {
@@ -153,6 +164,7 @@ public final class StoreShape {
             out.writeInt(e.generation());
             out.writeDouble(e.bigramDiversity());
             out.writeUTF(e.canaryQuery());
+            out.writeInt(e.length());
         }
     }
 
@@ -162,7 +174,7 @@ public final class StoreShape {
         for (int i = 0; i < n; i++) {
             String id = in.readUTF();
             shape.upsert(new Entry(id, RecordType.values()[in.readByte()], in.readLong(), in.readInt(),
-                    in.readDouble(), in.readUTF(), NormHash.fnv1a64(id)));
+                    in.readDouble(), in.readUTF(), in.readInt(), NormHash.fnv1a64(id)));
         }
         return shape;
     }

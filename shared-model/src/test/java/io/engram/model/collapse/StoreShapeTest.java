@@ -94,6 +94,7 @@ class StoreShapeTest {
         StoreShape restored = StoreShape.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
         assertThat(restored.metrics()).isEqualTo(shape.metrics());
         assertThat(restored.sampleIds()).isEqualTo(shape.sampleIds());
+        assertThat(restored.meanLength()).isEqualTo(shape.meanLength());
     }
 
     private static void assertEqualsRecomputation(StoreShape shape, Map<String, StoreShape.Entry> truth) {
@@ -126,6 +127,8 @@ class StoreShapeTest {
         assertThat(m.overGenerationCount()).isEqualTo(over);
         assertThat(shape.sampleIds()).isEqualTo(sample.stream().map(StoreShape.Entry::id).toList());
         assertThat(m.meanBigramDiversity()).isEqualTo(mean);
+        assertThat(shape.meanLength()).isCloseTo(truth.values().stream().mapToInt(StoreShape.Entry::length).average().orElse(0),
+                org.assertj.core.data.Offset.offset(1e-9));
         assertThat(new HashSet<>(shape.sampleIds())).hasSize(sample.size());
     }
 }
