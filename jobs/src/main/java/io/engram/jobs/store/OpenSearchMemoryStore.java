@@ -220,29 +220,21 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
     public record TermCounts(long documents, Map<String, Long> documentFrequency) {
     }
 
-    /** {@link TermCounts} over the tenant's records of {@code types}, in one {@code _msearch} of counts. */
+    /** {@link TermCounts} over the tenant's records of {@code types}: one search, one {@code filters} bucket per term. */
     public TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types) {
         List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
-        List<String> searches = new ArrayList<>();
-        for (int i = 0; i <= ordered.size(); i++) { // the last search counts all the tenant's records
-            var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
-            var filter = search.putObject("query").putObject("bool").putArray("filter");
-            if (i < ordered.size()) {
-                filter.addObject().putObject("term").put("text", ordered.get(i));
-            }
-            tenantFilter(filter, tenantId, types);
-            searches.add(search.toString());
+        var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
+        tenantFilter(search.putObject("query").putObject("bool").putArray("filter"), tenantId, types);
+        var buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
+        for (int i = 0; i < ordered.size(); i++) {
+            buckets.putObject("t" + i).putObject("term").put("text", ordered.get(i));
         }
-        List<JsonNode> responses = msearch(tenantId, searches);
+        JsonNode response = msearch(tenantId, List.of(search.toString())).get(0);
         Map<String, Long> df = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
-            df.put(ordered.get(i), total(responses.get(i)));
+            df.put(ordered.get(i), response.path("aggregations").path("df").path("buckets").path("t" + i).path("doc_count").asLong());
         }
-        return new TermCounts(total(responses.get(ordered.size())), df);
-    }
-
-    private static long total(JsonNode response) {
-        return response.path("hits").path("total").path("value").asLong();
+        return new TermCounts(response.path("hits").path("total").path("value").asLong(), df);
     }
 
     private static void tenantFilter(ArrayNode filter, String tenantId, Set<RecordType> types) {
