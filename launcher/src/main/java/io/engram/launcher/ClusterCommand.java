@@ -5,13 +5,19 @@ import io.engram.cluster.StandaloneCluster;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
+import io.engram.stack.EmbeddedPostgreSql;
+import io.engram.stack.EmbeddedStack;
+import io.engram.stack.EmbeddedStack.Service;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -80,6 +86,10 @@ final class ClusterCommand {
                 description = "config, logs, checkpoints and savepoints (default ${DEFAULT-VALUE})")
         Path home;
 
+        @Option(names = "--stack", description = {"also start the embedded Kafka, OpenSearch and PostgreSQL, and write",
+                "their addresses to HOME/pipeline.properties (what `cluster submit` uses by default)"})
+        boolean stack;
+
         @Option(names = "--lib", split = ",", paramLabel = "DIR",
                 description = "folders of the processes' jars (default: cluster/target/flink-lib,jobs/target/native-lib)")
         List<Path> lib;
@@ -87,6 +97,7 @@ final class ClusterCommand {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
+            EmbeddedStack services = stack ? startStack(out) : null;
             StandaloneCluster cluster = StandaloneCluster.start(new StandaloneCluster.Options(home,
                     lib != null ? lib : defaultLib(), taskManagers, slots, restPort, Map.of()));
             CountDownLatch stopped = new CountDownLatch(1);
@@ -96,6 +107,9 @@ final class ClusterCommand {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 } finally {
+                    if (services != null) {
+                        services.close();
+                    }
                     stopped.countDown();
                 }
             }, "engram-cluster-shutdown"));
@@ -107,7 +121,34 @@ final class ClusterCommand {
             stopped.await();
             return 0;
         }
+
+        /** The embedded services, and a settings file naming them for {@code cluster submit}. */
+        private EmbeddedStack startStack(PrintWriter out) throws IOException {
+            Properties settings = new Properties();
+            EmbeddedStack services = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
+                    Optional.empty()), (service, address) -> {
+                switch (service) {
+                    case KAFKA -> settings.setProperty("kafka.bootstrap", address);
+                    case OPENSEARCH -> settings.setProperty("opensearch.url", address);
+                    case POSTGRES -> {
+                        settings.setProperty("postgres.url", address);
+                        settings.setProperty("postgres.user", EmbeddedPostgreSql.USER);
+                    }
+                }
+                out.println(service.name().toLowerCase(Locale.ROOT) + ": " + address);
+                out.flush();
+            });
+            Files.createDirectories(home);
+            try (var file = Files.newBufferedWriter(home.resolve(STACK_SETTINGS))) {
+                settings.store(file, "the embedded services of ./engram cluster up --stack");
+            }
+            out.println("settings: " + home.resolve(STACK_SETTINGS));
+            return services;
+        }
     }
+
+    /** Where {@code cluster up --stack} writes the embedded services' addresses. */
+    static final String STACK_SETTINGS = "pipeline.properties";
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
             description = {"Create the topics and apply the migrations the job needs, upload the job jar over REST",
@@ -120,7 +161,8 @@ final class ClusterCommand {
         @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
         String rest;
 
-        @Option(names = "--config", required = true, paramLabel = "FILE", description = "pipeline properties")
+        @Option(names = "--config", paramLabel = "FILE",
+                description = "pipeline properties (default: .engram/cluster/pipeline.properties, from `cluster up --stack`)")
         Path config;
 
         @Option(names = "--parallelism", description = "job parallelism (default: the file's `parallelism`, else the cluster's)")
@@ -136,7 +178,13 @@ final class ClusterCommand {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            Properties props = RunCommand.load(config);
+            Path settings = config != null ? config : Path.of(".engram/cluster").resolve(STACK_SETTINGS);
+            if (!Files.exists(settings)) {
+                spec.commandLine().getErr().println("no settings at " + settings
+                        + ": give --config FILE, or start the cluster with ./engram cluster up --stack");
+                return 2;
+            }
+            Properties props = RunCommand.load(settings);
             if (parallelism != null) {
                 props.setProperty("parallelism", String.valueOf(parallelism));
             }
