@@ -5,7 +5,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.net.ConnectException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -155,7 +154,7 @@ public final class FlinkRest {
             try {
                 get("/overview");
                 return;
-            } catch (ConnectException | java.net.http.HttpConnectTimeoutException e) {
+            } catch (IOException e) { // not listening yet, or answering before it is ready
                 if (!process.isAlive()) {
                     throw new IOException("the JobManager exited with " + process.exitValue() + " before its REST API answered");
                 }

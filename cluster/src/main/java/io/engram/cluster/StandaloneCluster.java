@@ -33,7 +33,7 @@ public final class StandaloneCluster implements AutoCloseable {
     private static final Duration READY_TIMEOUT = Duration.ofMinutes(2);
 
     /** The {@code --add-opens} set flink-dist puts in its JVM options; without it Java 17 breaks job submission. */
-    public static final List<String> ADD_OPENS = readAddOpens();
+    private static final List<String> ADD_OPENS = readAddOpens();
 
     /**
      * Where the cluster lives and how big it is. {@code lib}: folders whose jars form the processes' classpath.
@@ -63,6 +63,7 @@ public final class StandaloneCluster implements AutoCloseable {
     private final Process jobManager;
     private final Map<String, Process> taskManagers = new LinkedHashMap<>();
     private int taskManagersStarted;
+    private boolean closed;
 
     private StandaloneCluster(Options options, Path conf, String classpath, int restPort, Process jobManager) {
         this.options = options;
@@ -96,6 +97,14 @@ public final class StandaloneCluster implements AutoCloseable {
         }
         Process jm = launch(home, conf, classpath, "GET_JM_RESOURCE_PARAMS", JOB_MANAGER_MAIN, "jobmanager", List.of());
         StandaloneCluster cluster = new StandaloneCluster(options, conf, classpath, restPort, jm);
+        // child processes outlive their parent: stop them when this JVM exits without closing the cluster
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            try {
+                cluster.close();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "flink-cluster-shutdown"));
         try {
             cluster.rest.awaitReady(READY_TIMEOUT, jm);
             for (int i = 0; i < options.taskManagers(); i++) {
@@ -160,6 +169,10 @@ public final class StandaloneCluster implements AutoCloseable {
     /** Stops the TaskManagers, then the JobManager, with SIGTERM (Flink's own shutdown), waiting for each. */
     @Override
     public synchronized void close() throws InterruptedException {
+        if (closed) {
+            return;
+        }
+        closed = true;
         List<Process> all = new ArrayList<>(taskManagers.values());
         all.add(jobManager);
         taskManagers.clear();
@@ -233,7 +246,7 @@ public final class StandaloneCluster implements AutoCloseable {
         return Path.of(System.getProperty("java.home"), "bin", "java").toString();
     }
 
-    static int freePort() {
+    private static int freePort() {
         try (ServerSocket socket = new ServerSocket(0)) {
             return socket.getLocalPort();
         } catch (IOException e) {
