@@ -6,6 +6,7 @@ import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.embed.SharedEmbedder;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
@@ -115,7 +116,10 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
+                long embeddedBefore = SharedEmbedder.modelEmbeddings();
                 double pipelineTurns = throughput(p, "bench-turns", store, RecordType.TURN, turnTexts.size());
+                out.printf(Locale.ROOT, "turns:     the model embedded %.2f texts per turn in the pipeline%n",
+                        (SharedEmbedder.modelEmbeddings() - embeddedBefore) / (double) turnTexts.size());
                 double embedderTurns = embedderAlone(embedder, turnTexts);
                 out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s   ratio %.2f%n",
                         pipelineTurns, embedderTurns, pipelineTurns / embedderTurns);
