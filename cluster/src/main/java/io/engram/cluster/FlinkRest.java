@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The part of Flink's REST API that deploying and operating Engram needs: upload and run the job jar, watch
- * a job and its checkpoints, take savepoints, stop with a savepoint. Works against any Flink 2.x JobManager.
+ * a job and its checkpoints, stop it with a savepoint. Works against any Flink 2.x JobManager.
  */
 public final class FlinkRest {
 
@@ -84,22 +84,6 @@ public final class FlinkRest {
         return get("/jobs/" + jobId);
     }
 
-    /** True when the job runs and every one of its tasks is RUNNING (or already FINISHED). */
-    public boolean allTasksRunning(String jobId) throws IOException, InterruptedException {
-        JsonNode job = job(jobId);
-        if (!job.path("state").asText().equals("RUNNING")) {
-            return false;
-        }
-        for (JsonNode vertex : job.path("vertices")) {
-            JsonNode tasks = vertex.path("tasks");
-            int live = tasks.path("RUNNING").asInt() + tasks.path("FINISHED").asInt();
-            if (live != vertex.path("parallelism").asInt()) {
-                return false;
-            }
-        }
-        return true;
-    }
-
     /** Checkpoint statistics: {@code counts.completed}, {@code counts.restored}, {@code latest.restored}, … */
     public JsonNode checkpoints(String jobId) throws IOException, InterruptedException {
         return get("/jobs/" + jobId + "/checkpoints");
@@ -133,13 +117,6 @@ public final class FlinkRest {
     public String stopWithSavepoint(String jobId, boolean drain) throws IOException, InterruptedException {
         ObjectNode body = JSON.createObjectNode().put("drain", drain).put("formatType", "CANONICAL");
         String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
-        return awaitSavepoint(jobId, trigger);
-    }
-
-    /** Takes a savepoint of a running job and returns its location. */
-    public String savepoint(String jobId) throws IOException, InterruptedException {
-        ObjectNode body = JSON.createObjectNode().put("cancel-job", false).put("formatType", "CANONICAL");
-        String trigger = post("/jobs/" + jobId + "/savepoints", body).path("request-id").asText();
         return awaitSavepoint(jobId, trigger);
     }
 
