@@ -199,7 +199,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private StoreShape shapeOf(String tenant) throws IOException {
         StoreShape live = liveShapes.get(tenant);
         if (live == null) {
-            live = shape.value() == null ? new StoreShape(config.maxGeneration()) : shape.value();
+            StoreShape stored = shape.value(); // one read: on RocksDB each is a whole-shape deserialization
+            live = stored == null ? new StoreShape(config.maxGeneration()) : stored;
             liveShapes.put(tenant, live);
         }
         return live;
