@@ -23,6 +23,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -82,7 +83,7 @@ final class ClusterCommand {
         @Option(names = "--rest-port", defaultValue = "8081", description = "REST and web UI port (default ${DEFAULT-VALUE})")
         int restPort;
 
-        @Option(names = "--home", defaultValue = ".engram/cluster", paramLabel = "DIR",
+        @Option(names = "--home", defaultValue = DEFAULT_HOME, paramLabel = "DIR",
                 description = "config, logs, checkpoints and savepoints (default ${DEFAULT-VALUE})")
         Path home;
 
@@ -147,8 +148,20 @@ final class ClusterCommand {
         }
     }
 
-    /** Where {@code cluster up --stack} writes the embedded services' addresses. */
+    /** Where {@code cluster up --stack} writes the embedded services' addresses (under the cluster's home). */
     static final String STACK_SETTINGS = "pipeline.properties";
+    static final String DEFAULT_HOME = ".engram/cluster";
+
+    /** The JobManager {@code submit} and {@code stop} talk to. */
+    static final class JobManager {
+
+        @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
+        String url;
+
+        FlinkRest rest() {
+            return new FlinkRest(url);
+        }
+    }
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
             description = {"Create the topics and apply the migrations the job needs, upload the job jar over REST",
@@ -158,8 +171,8 @@ final class ClusterCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
-        String rest;
+        @Mixin
+        JobManager jobManager;
 
         @Option(names = "--config", paramLabel = "FILE",
                 description = "pipeline properties (default: .engram/cluster/pipeline.properties, from `cluster up --stack`)")
@@ -174,11 +187,10 @@ final class ClusterCommand {
         @Option(names = "--jar", paramLabel = "FILE", description = "job jar (default: jobs/target/engram-jobs-*-job.jar)")
         Path jar;
 
-
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            Path settings = config != null ? config : Path.of(".engram/cluster").resolve(STACK_SETTINGS);
+            Path settings = config != null ? config : Path.of(DEFAULT_HOME).resolve(STACK_SETTINGS);
             if (!Files.exists(settings)) {
                 spec.commandLine().getErr().println("no settings at " + settings
                         + ": give --config FILE, or start the cluster with ./engram cluster up --stack");
@@ -190,11 +202,11 @@ final class ClusterCommand {
             }
             PipelineConfig pipeline = PipelineConfig.fromProperties(props);
             EngramSetup.prepare(pipeline, out::println);
-            FlinkRest flink = new FlinkRest(rest);
+            FlinkRest flink = jobManager.rest();
             String jarId = flink.uploadJar(jar != null ? jar : defaultJobJar());
             String jobId = flink.run(jarId, new FlinkRest.RunRequest(EngramJob.class.getName(),
                     pipeline.parallelism(), programArgs(props), savepoint));
-            out.println("job: " + jobId + " (" + rest + "/#/job/running/" + jobId + "/overview)");
+            out.println("job: " + jobId + " (" + jobManager.url + "/#/job/running/" + jobId + "/overview)");
             return 0;
         }
     }
@@ -207,8 +219,8 @@ final class ClusterCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--rest", defaultValue = "http://127.0.0.1:8081", description = "the JobManager (default ${DEFAULT-VALUE})")
-        String rest;
+        @Mixin
+        JobManager jobManager;
 
         @Option(names = "--job", required = true, description = "job id")
         String job;
@@ -218,7 +230,7 @@ final class ClusterCommand {
 
         @Override
         public Integer call() throws Exception {
-            String location = new FlinkRest(rest).stopWithSavepoint(job, drain);
+            String location = jobManager.rest().stopWithSavepoint(job, drain);
             spec.commandLine().getOut().println("savepoint: " + location);
             return 0;
         }

@@ -31,7 +31,6 @@ final class RunCommand implements Callable<Integer> {
     @Option(names = "--config", required = true, paramLabel = "FILE", description = "properties file (docs/operations.md)")
     Path config;
 
-
     @Override
     public Integer call() throws Exception {
         Properties props = load(config);
