@@ -105,7 +105,7 @@ class StandaloneClusterTest {
 
     /**
      * The job runs unbounded at parallelism 2 over the end-to-end input; once a checkpoint holds some of its
-     * state, one TaskManager is killed (SIGKILL) and a replacement started, then the conversation goes on. Once
+     * state, one TaskManager is killed (SIGKILL) and a replacement started, then another tenant's conversation starts. Once
      * every input record is read and checkpointed, a draining stop ends the job. Its documents and rows equal a
      * failure-free run's over the same records.
      */
@@ -141,9 +141,12 @@ class StandaloneClusterTest {
         cluster.killTaskManager(victim);
         cluster.startTaskManager();
         try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
-            for (int seq = 40; seq < 60; seq++) { // the conversation goes on after the loss: same session, in order
-                producer.send(Payload.turn(EndToEndInput.ACME, "s1", "u1", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
-                        EndToEndInput.turnText(EndToEndInput.ACME, seq), EndToEndInput.T0.plusSeconds(60L * seq + 5)));
+            // a conversation of another tenant after the loss (not more of s1, nor another session of the same tenant:
+            // a session that pauses in processing time, or two sessions' summaries of one tenant arriving in another
+            // order, can be windowed or grouped into cycles differently; docs/architecture.md, "Known limit")
+            for (int seq = 0; seq < 20; seq++) {
+                producer.send(Payload.turn(LATE, "s1", "u1", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
+                        EndToEndInput.turnText(LATE, seq), EndToEndInput.T0.plusSeconds(60L * seq + 5)));
             }
         }
         Map<TopicPartition, Long> end = endOffsets(kafka);
@@ -154,9 +157,10 @@ class StandaloneClusterTest {
                 .as("the job restored from a checkpoint after losing %s", victim).isGreaterThanOrEqualTo(1);
         Map<String, List<String>> documents;
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
-            documents = EndToEndInput.snapshot(store);
+            documents = EndToEndInput.snapshot(store, COMPARED);
         }
-        Map<String, List<String>> rows = EndToEndInput.rows(postgres, true);
+        assertThat(documents.get(LATE)).as("the input after the loss").filteredOn(l -> l.contains("|turn|")).hasSize(20);
+        Map<String, List<String>> rows = EndToEndInput.rows(postgres, true, COMPARED);
 
         // the failure-free run over the same records: the same job on a local MiniCluster through ./engram run
         Properties plainRun = settings(kafka, openSearch, postgres, "cluster-plain", sentFrom, true);
@@ -164,9 +168,9 @@ class StandaloneClusterTest {
         CliRun run = CliRun.of("run", "--config", write("plain.properties", plainRun).toString());
         assertThat(run.exit()).as(run.err()).isZero();
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-plain")) {
-            EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store));
+            EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store, COMPARED));
         }
-        EndToEndInput.assertSame(rows, EndToEndInput.rows(postgres, true));
+        EndToEndInput.assertSame(rows, EndToEndInput.rows(postgres, true, COMPARED));
     }
 
     /**
@@ -256,6 +260,10 @@ class StandaloneClusterTest {
         assertThat(cycles).containsExactly("c0 total=5 accepted=5", "c1 total=6 accepted=3", "c2 total=7 accepted=1");
         assertThat(canarySets).hasSize(1);
     }
+
+    /** The tenant whose conversation starts after the TaskManager loss, and every tenant the kill test compares. */
+    private static final String LATE = "e2e-late";
+    private static final List<String> COMPARED = List.of(EndToEndInput.ACME, EndToEndInput.GLOBEX, EndToEndInput.INITECH, LATE);
 
     private static final String DOCS = "rescale-docs";
     private static final String CHAT = "rescale-chat";

@@ -152,9 +152,14 @@ public final class EndToEndInput {
 
     /** Per tenant, one line per OpenSearch document: id, type, tier, generation, version, refs, text. */
     public static Map<String, List<String>> snapshot(OpenSearchMemoryStore store) {
+        return snapshot(store, TENANTS);
+    }
+
+    /** The same for any tenants. */
+    public static Map<String, List<String>> snapshot(OpenSearchMemoryStore store, List<String> tenants) {
         store.refresh();
         Map<String, List<String>> out = new TreeMap<>();
-        for (String tenant : TENANTS) {
+        for (String tenant : tenants) {
             out.put(tenant, store.find(tenant, Map.of(), Set.of(), 10_000, null, true).stream()
                     .map(r -> String.join("|", r.id(), r.type().label(), String.valueOf(r.tier()),
                             String.valueOf(r.generation()), String.valueOf(r.docVersion()),
@@ -167,8 +172,14 @@ public final class EndToEndInput {
     /** The tenants' rows of the three tables, one line each, then (if asked) deleted for the next run. */
 
     public static Map<String, List<String>> rows(EmbeddedPostgreSql postgres, boolean delete) throws Exception {
+        return rows(postgres, delete, TENANTS);
+    }
+
+    /** The same for any tenants. */
+    public static Map<String, List<String>> rows(EmbeddedPostgreSql postgres, boolean delete, List<String> of)
+            throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
-        String tenants = TENANTS.stream().map(t -> "'" + t + "'").collect(Collectors.joining(","));
+        String tenants = of.stream().map(t -> "'" + t + "'").collect(Collectors.joining(","));
         try (Connection c = postgres.connect(); Statement s = c.createStatement()) {
             for (String table : List.of("cycle_metrics", "collapse_alerts", "canary_queries")) {
                 List<String> lines = new ArrayList<>();
