@@ -10,8 +10,8 @@ import org.apache.flink.util.Collector;
 /**
  * What a compaction changes in the store: its new summaries (already embedded by the summarizer), the removal
  * of the summaries they merged, and the cycle's merge signals for the collapse detector. Compacted raw turns
- * stay searchable; the summaries' {@code source_refs} name them. Each change carries the event time of the
- * compaction that made it (summaries: their last turn), so it joins the tenant's cycle of that time.
+ * stay searchable; the summaries' {@code source_refs} name them. Every change keeps the compaction's event time
+ * as its record timestamp, by which the writer orders a tenant's sessions; a summary's own time is its last turn's.
  */
 public final class CompactionStoreOps extends ProcessFunction<CompactionResult, StoreOp> {
 
@@ -27,10 +27,12 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
                     result.sessionId(), null, null, null, null, null, null, s.summaryTokens(), s.to()), null));
         }
         for (String retired : result.retiredSummaryIds()) {
-            out.collect(StoreOp.delete(result.tenantId(), retired, RecordType.SUMMARY, compactedAt, null));
+            out.collect(StoreOp.delete(result.tenantId(), retired, RecordType.SUMMARY, result.sessionId(), compactedAt,
+                    null));
         }
         if (result.floorViolations() > 0 || result.guardRefusals() > 0) {
-            out.collect(StoreOp.mergeSignals(result.tenantId(), compactedAt, result.floorViolations(), result.guardRefusals()));
+            out.collect(StoreOp.mergeSignals(result.tenantId(), result.sessionId(), compactedAt,
+                    result.floorViolations(), result.guardRefusals()));
         }
     }
 }

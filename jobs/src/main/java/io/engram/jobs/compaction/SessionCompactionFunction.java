@@ -32,6 +32,9 @@ import org.apache.flink.util.Collector;
  * the session's uncompacted turns, its live summaries and the highest compacted seq. A turn becomes final when
  * the watermark passes its time plus the allowed lateness (an event-time timer); only final turns are
  * compacted, in seq order, so the same turns in any arrival order within the lateness give the same summaries.
+ * Each timer compacts what is final at its own time, not at the watermark's: when the watermark jumps past
+ * many turns at once (a backlog, a restart) the rule is still applied turn by turn, so the summaries and the
+ * time they carry depend on the turns only, not on how far the watermark moved in one step.
  * A turn id seen before, or a seq at or below what was compacted, is a replay and is dropped. After
  * {@code inactivityGap} of event time without a turn the session is compacted as idle. Compacted turns leave
  * state; every state has a TTL so abandoned sessions go too. The algorithm is {@link SessionCompactor}.
@@ -116,7 +119,7 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         if (idle) {
             idleTimer.clear();
         }
-        long finalUpTo = ctx.timerService().currentWatermark() - allowedLatenessMillis;
+        long finalUpTo = timestamp - allowedLatenessMillis;
         List<Turn> ready = new ArrayList<>();
         for (PendingTurn p : pending.values()) {
             TurnEvent t = p.turn();

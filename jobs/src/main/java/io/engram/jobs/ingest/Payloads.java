@@ -51,7 +51,7 @@ public final class Payloads {
         String id = RecordIds.memory(in.tenantId(), o.get("memory_id").asText());
         String cycle = text(o, "cycle_id");
         if ("delete".equals(o.get("op").asText())) {
-            return StoreOp.delete(in.tenantId(), id, type, in.tsMillis(), cycle);
+            return StoreOp.delete(in.tenantId(), id, type, null, in.tsMillis(), cycle);
         }
         List<String> refs = new ArrayList<>();
         o.path("source_refs").forEach(r -> refs.add(r.asText()));

@@ -28,9 +28,10 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
                 r.ts().toEpochMilli(), cycleId, 0, 0);
     }
 
-    public static StoreOp delete(String tenantId, String id, RecordType type, long tsMillis, String cycleId) {
-        return new StoreOp(Kind.DELETE, tenantId, id, type.label(), null, null, null, null, 0, null, null, null, null,
-                null, null, null, null, null, null, 0, tsMillis, cycleId, 0, 0);
+    public static StoreOp delete(String tenantId, String id, RecordType type, String sessionId, long tsMillis,
+                                 String cycleId) {
+        return new StoreOp(Kind.DELETE, tenantId, id, type.label(), null, null, null, null, 0, null, null, null,
+                sessionId, null, null, null, null, null, null, 0, tsMillis, cycleId, 0, 0);
     }
 
     /** Drops the chunks of versions of the document below {@code keepVersion}. */
@@ -41,9 +42,10 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
     }
 
     /** Merges the generation guard refused and merges below the information floor, for the cycle's row. */
-    public static StoreOp mergeSignals(String tenantId, long tsMillis, int floorViolations, int guardRefusals) {
+    public static StoreOp mergeSignals(String tenantId, String sessionId, long tsMillis, int floorViolations,
+                                       int guardRefusals) {
         return new StoreOp(Kind.MERGE_SIGNALS, tenantId, "merge-signals", null, null, null, null, null, 0, null, null,
-                null, null, null, null, null, null, null, null, 0, tsMillis, null, floorViolations, guardRefusals);
+                null, sessionId, null, null, null, null, null, null, 0, tsMillis, null, floorViolations, guardRefusals);
     }
 
     /** The end of a tenant's cycle; {@code text} carries the close reason. */
@@ -68,6 +70,12 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
     }
 
     /** Whether the collapse detector sees this change: writes to the learning store and merge signals. */
+    /** A change compaction made (gateways never write summaries); the writer applies these in event-time order. */
+    public boolean fromCompaction() {
+        return kind == Kind.MERGE_SIGNALS
+                || ((kind == Kind.UPSERT || kind == Kind.DELETE) && recordType() == RecordType.SUMMARY);
+    }
+
     public boolean touchesLearningStore() {
         return kind == Kind.MERGE_SIGNALS
                 || ((kind == Kind.UPSERT || kind == Kind.DELETE) && StoreShape.LEARNING_TYPES.contains(recordType()));

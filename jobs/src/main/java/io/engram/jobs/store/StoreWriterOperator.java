@@ -5,10 +5,19 @@ import io.engram.model.collapse.CycleClock;
 import io.engram.model.retrieval.MemoryRecord;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.operators.InternalTimer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
@@ -23,8 +32,15 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * <p>When a write opens a new cycle for its tenant ({@link CycleClock}), the buffer is written first and a
  * {@link StoreOp.Kind#CLOSE_CYCLE} is emitted before the new cycle's change is buffered: the detector scores the
  * closed cycle's canaries while OpenSearch holds exactly that cycle's writes of the tenant.
+ *
+ * <p>A tenant's sessions are compacted on different keys, maybe different subtasks, so their changes arrive in
+ * an order that depends on timing. Changes from compaction therefore wait in keyed state until the watermark
+ * passes the event time compaction made them at, and are applied in that time's order (then by session): the
+ * cycles they fall into, and what OpenSearch holds when a cycle closes, depend on the input only. Compaction
+ * emits a change when its own watermark passes that time, so the wait is only for the slowest subtask.
+ * Gateway writes are applied as they come, for freshness.
  */
-public final class StoreWriterOperator extends BatchingOperator<StoreOp> {
+public final class StoreWriterOperator extends BatchingOperator<StoreOp> implements Triggerable<String, VoidNamespace> {
 
     private static final long serialVersionUID = 1L;
 
@@ -39,6 +55,15 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> {
     private transient int buffered;
     private transient ValueState<String> openCycle;
     private transient ValueState<Long> lastWrite;
+    private transient ListState<TimedChange> compactionChanges;
+    private transient InternalTimerService<VoidNamespace> compactionTimers;
+
+    /** A change from compaction waiting for the watermark, with the event time it was made at. */
+    public record TimedChange(long at, StoreOp op) {
+    }
+
+    private static final Comparator<TimedChange> EVENT_TIME_ORDER = Comparator.comparingLong(TimedChange::at)
+            .thenComparing(c -> c.op().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
     public StoreWriterOperator(String openSearchUrl, String index, int vectorDimension, RetryPolicy retry, int maxBulk,
@@ -59,11 +84,44 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> {
         store.ensureIndex(vectorDimension);
         openCycle = getKeyedStateStore().getState(new ValueStateDescriptor<>("open-cycle", Types.STRING));
         lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
+        compactionChanges = getKeyedStateStore().getListState(
+                new ListStateDescriptor<>("compaction-changes", TypeInformation.of(TimedChange.class)));
+        compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
     }
 
     @Override
     public void processElement(StreamRecord<StoreOp> element) throws Exception {
         StoreOp op = element.getValue();
+        if (op.fromCompaction() && element.hasTimestamp()) {
+            compactionChanges.add(new TimedChange(element.getTimestamp(), op));
+            compactionTimers.registerEventTimeTimer(VoidNamespace.INSTANCE, element.getTimestamp());
+        } else {
+            apply(op, element);
+        }
+    }
+
+    /** Applies the tenant's compaction changes the watermark has passed, oldest first, and writes them. */
+    @Override
+    public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
+        List<TimedChange> due = new ArrayList<>();
+        List<TimedChange> later = new ArrayList<>();
+        for (TimedChange c : compactionChanges.get()) {
+            (c.at() <= timer.getTimestamp() ? due : later).add(c);
+        }
+        compactionChanges.update(later);
+        due.sort(EVENT_TIME_ORDER); // stable: one compaction's changes keep their order
+        for (TimedChange c : due) {
+            apply(c.op(), new StreamRecord<>(c.op(), c.at()));
+        }
+        flush(); // before the watermark that released them is forwarded
+    }
+
+    @Override
+    public void onProcessingTime(InternalTimer<String, VoidNamespace> timer) {
+        throw new IllegalStateException("the writer sets no processing-time timers on keys");
+    }
+
+    private void apply(StoreOp op, StreamRecord<?> element) throws Exception {
         if (op.touchesLearningStore()) {
             Long last = lastWrite.value();
             CycleClock.Decision d = clock.next(openCycle.value(), last == null ? 0 : last, op.cycleId(), op.tsMillis());

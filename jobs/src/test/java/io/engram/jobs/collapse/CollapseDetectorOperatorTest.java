@@ -92,7 +92,7 @@ class CollapseDetectorOperatorTest {
             after.initializeState(snapshot);
             after.open();
             feed(after, memory(5, T0 + 20));
-            feed(after, StoreOp.delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, T0 + 21, "c0"));
+            feed(after, StoreOp.delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
             feed(after, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
             JsonNode row = onlyRow(after);
             assertThat(row.path("cycle_id").asText()).isEqualTo("c0");

@@ -72,7 +72,7 @@ class SessionCompactionFunctionTest {
         List<TurnEvent> inOrder = session(40);
         long watermark = T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis(); // past the lateness, before idle
         List<CompactionResult> expected = run(inOrder, watermark);
-        assertThat(summaryIds(expected)).hasSize(2);
+        assertThat(summaryIds(expected)).hasSize(1);
 
         List<TurnEvent> shuffled = new ArrayList<>(inOrder);
         Collections.shuffle(shuffled, new Random(7));
@@ -83,6 +83,63 @@ class SessionCompactionFunctionTest {
         assertThat(first.tenantId()).isEqualTo("acme");
         assertThat(first.sessionId()).isEqualTo("s1");
         assertThat(first.compactedTurnIds()).contains("t0", "t1");
+    }
+
+    @Test
+    void theWindowsDependOnTheTurnsNotOnHowFarTheWatermarkMovesAtOnce() throws Exception {
+        List<TurnEvent> turns = session(70);
+        long lateness = Duration.ofMinutes(5).toMillis();
+        long end = T0 + 60_000L * 70 + Duration.ofMinutes(10).toMillis(); // past the lateness, before idle
+        List<StreamRecord<CompactionResult>> oneStep;
+        try (var harness = harness()) {
+            for (TurnEvent t : turns) {
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            harness.processWatermark(end); // a backlog: every turn final at once
+            oneStep = results(harness);
+        }
+        List<StreamRecord<CompactionResult>> turnByTurn;
+        try (var harness = harness()) {
+            for (TurnEvent t : turns) { // live: each turn final before the next is read
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+                harness.processWatermark(t.tsMillis() + lateness);
+            }
+            harness.processWatermark(end);
+            turnByTurn = results(harness);
+        }
+        List<StreamRecord<CompactionResult>> inBursts;
+        try (var harness = harness()) {
+            for (int i = 0; i < turns.size(); i++) { // a restart in the middle: two bursts of 33 and 37
+                harness.processElement(new StreamRecord<>(turns.get(i), turns.get(i).tsMillis()));
+                if (i == 32) {
+                    harness.processWatermark(turns.get(i).tsMillis() + lateness);
+                }
+            }
+            harness.processWatermark(end);
+            inBursts = results(harness);
+        }
+        assertThat(summaryIds(oneStep.stream().map(StreamRecord::getValue).toList())).hasSize(3)
+                .isEqualTo(summaryIds(turnByTurn.stream().map(StreamRecord::getValue).toList()))
+                .isEqualTo(summaryIds(inBursts.stream().map(StreamRecord::getValue).toList()));
+        // each compaction carries the time its last needed turn became final, whichever way it was reached
+        List<Long> times = oneStep.stream().map(StreamRecord::getTimestamp).toList();
+        assertThat(turnByTurn.stream().map(StreamRecord::getTimestamp).toList()).isEqualTo(times);
+        assertThat(inBursts.stream().map(StreamRecord::getTimestamp).toList()).isEqualTo(times);
+        assertThat(times).allSatisfy(t -> assertThat(t).isLessThan(end));
+        // the rule fired as soon as k = 20 turns waited before the tail: one window of exactly k turns each time
+        assertThat(oneStep).allSatisfy(r -> assertThat(r.getValue().compactedTurnIds()).hasSize(20));
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<StreamRecord<CompactionResult>> results(
+            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness) {
+        List<StreamRecord<CompactionResult>> records = new ArrayList<>();
+        for (Object o : harness.getOutput()) {
+            if (o instanceof StreamRecord<?> r) {
+                records.add((StreamRecord<CompactionResult>) r);
+            }
+        }
+        return records;
     }
 
     @Test
