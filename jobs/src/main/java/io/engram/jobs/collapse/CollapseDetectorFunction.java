@@ -119,7 +119,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             }
         }
         changedShapes.add(ctx.getCurrentKey());
-        long lastWrite = cycle == null ? op.tsMillis() : Math.max(cycle.lastWriteMillis(), op.tsMillis());
+        long writtenAt = op.writtenAt(ctx.timestamp());
+        long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
         long timer = clock.quietCloseAt(lastWrite);
         if (cycle != null && cycle.quietTimer() != timer) {
             ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());

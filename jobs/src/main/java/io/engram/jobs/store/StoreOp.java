@@ -70,6 +70,14 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
     }
 
     /** Whether the collapse detector sees this change: writes to the learning store and merge signals. */
+    /**
+     * When the change happened in event time, which cycles are measured in: its record timestamp (a gateway's
+     * {@code ts}; the time compaction made it, for a summary later than its own {@code tsMillis}, its last turn's).
+     */
+    public long writtenAt(Long recordTimestamp) {
+        return recordTimestamp != null ? recordTimestamp : tsMillis;
+    }
+
     /** A change compaction made (gateways never write summaries); the writer applies these in event-time order. */
     public boolean fromCompaction() {
         return kind == Kind.MERGE_SIGNALS

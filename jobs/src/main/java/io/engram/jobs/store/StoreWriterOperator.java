@@ -124,14 +124,15 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private void apply(StoreOp op, StreamRecord<?> element) throws Exception {
         if (op.touchesLearningStore()) {
             Long last = lastWrite.value();
-            CycleClock.Decision d = clock.next(openCycle.value(), last == null ? 0 : last, op.cycleId(), op.tsMillis());
+            long writtenAt = op.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
+            CycleClock.Decision d = clock.next(openCycle.value(), last == null ? 0 : last, op.cycleId(), writtenAt);
             if (d.closes() != null) {
                 flush();
                 output.collect(new StreamRecord<>(StoreOp.closeCycle(op.tenantId(), d.closes(), d.closeReason(), last),
                         last));
             }
             openCycle.update(d.cycleId());
-            lastWrite.update(last == null ? op.tsMillis() : Math.max(last, op.tsMillis()));
+            lastWrite.update(last == null ? writtenAt : Math.max(last, writtenAt));
             op = op.withCycle(d.cycleId());
         }
         add(op, element);

@@ -97,8 +97,9 @@ class StoreWriterOperatorTest {
             h.processWatermark(time("12:00"));
             bAhead = forwarded(h);
         }
-        String first = "q-" + Instant.ofEpochMilli(time("09:50"));
-        String second = "q-" + Instant.ofEpochMilli(time("11:20"));
+        // cycles are measured in the time compaction made the changes, not the summaries' own (last-turn) time
+        String first = "q-" + Instant.ofEpochMilli(time("10:00"));
+        String second = "q-" + Instant.ofEpochMilli(time("11:30"));
         assertThat(inEventTime).containsExactly(
                 "UPSERT a-sum-1 " + first, "UPSERT b-sum-1 " + first, "UPSERT a-sum-2 " + first,
                 "CLOSE_CYCLE " + first + " " + first, "UPSERT b-sum-2 " + second);
