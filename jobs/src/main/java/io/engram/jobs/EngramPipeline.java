@@ -11,6 +11,7 @@ import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.documents.DocumentPartitionFunction;
 import io.engram.jobs.embed.EmbeddingOperator;
 import io.engram.jobs.embed.SharedEmbedder;
+import io.engram.jobs.ingest.EndOfInputWatermark;
 import io.engram.jobs.ingest.Ingested;
 import io.engram.jobs.ingest.Payloads;
 import io.engram.jobs.ingest.PayloadDeserializer;
@@ -66,11 +67,14 @@ public final class EngramPipeline {
         SharedEmbedder embedder = SharedEmbedder.miniLm(config.quantizedEmbedder(), config.embedCacheEntries());
         TypeInformation<StoreOp> storeOps = TypeInformation.of(StoreOp.class);
 
-        // Read and validate: every record is a payload or a reject, event time from the payload.
-        SingleOutputStreamOperator<StoreOp> memories = env
+        // Read and validate: every record is a payload or a reject, event time from the payload; a draining
+        // stop ends event time even when the source is idle.
+        DataStream<Ingested> read = env
                 .fromSource(inputs, WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
                         .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis())
-                        .withIdleness(config.sourceIdleness()), "inputs").uid("inputs")
+                        .withIdleness(config.sourceIdleness()), "inputs").uid("inputs");
+        SingleOutputStreamOperator<StoreOp> memories = read
+                .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
                 .process(new RouteInputs()).uid("route-inputs").name("validate and route");
 
         // Turns: searchable at once, and compacted per session into summaries.

@@ -88,7 +88,7 @@ final class CompactCommand implements Callable<Integer> {
             SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(embedder,
                     sentences ? ExtractiveSummarizer.Options.SENTENCES : ExtractiveSummarizer.Options.TURNS),
                     SessionCompactor.Options.DEFAULT);
-            SessionCompactor.Outcome outcome = compactor.compact(tenant, sessionId, turns, List.of(), idle);
+            SessionCompactor.Outcome outcome = compactor.compactAsTheyCome(tenant, sessionId, turns, List.of(), idle);
             List<Turn> raw = turns.stream().filter(t -> !outcome.compactedTurnIds().contains(t.turnId())).toList();
             List<Turn> tail = raw.subList(SessionCompactor.Options.DEFAULT.tail().start(raw, Turn::tokens), raw.size());
             if (json) {

@@ -186,9 +186,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
         SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(retrieval.embedder,
                 ExtractiveSummarizer.Options.TURNS), SessionCompactor.Options.DEFAULT);
         for (Map.Entry<Integer, List<SessionCompactor.Turn>> session : sessions.entrySet()) {
-            // every session but the last is over: compact it as idle
-            for (SessionCompactor.SummaryRecord s : compactor.compact(tenant, "s" + session.getKey(), session.getValue(),
-                    List.of(), true).summaries()) {
+            // as the pipeline does: turn by turn, then as idle (every session is over)
+            for (SessionCompactor.SummaryRecord s : compactor.compactAsTheyCome(tenant, "s" + session.getKey(),
+                    session.getValue(), List.of(), true).summaries()) {
                 records.add(new MemoryRecord(tenant + "-" + s.id(), tenant, RecordType.SUMMARY, null, s.text(),
                         s.embedding(), s.sourceRefs(), s.generation(), s.score().confidence(), s.score().decayRate(), null,
                         "s" + session.getKey(), null, null, null, null, null, null, s.summaryTokens(), s.to()));

@@ -41,14 +41,20 @@ class CompactCommandTest {
         assertThat(cli.execute("compact", "--session", file.toString(), "--json")).isZero();
         JsonNode json = ResponsesJson.JSON.readTree(out.toString());
         JsonNode summaries = json.path("summaries");
-        // ~30 compactable turns before the tail: ceil(n / 20) = 2 contiguous clusters, 2 summaries
-        assertThat(summaries).hasSize(2);
+        // as the pipeline applies the rule turn by turn: once 20 turns wait before the tail they become one
+        // summary; the ~10 turns that follow them wait (below 20, not idle)
+        assertThat(summaries).hasSize(1);
         JsonNode s = summaries.get(0);
         assertThat(s.path("id").asText()).startsWith("sum-");
         assertThat(s.path("generation").asInt()).isEqualTo(1);
-        assertThat(s.path("source_refs").get(0).asText()).isEqualTo("t0");
-        int compacted = s.path("source_refs").size() + summaries.get(1).path("source_refs").size();
-        assertThat(compacted).isGreaterThanOrEqualTo(20);
+        List<String> refs = new ArrayList<>();
+        s.path("source_refs").forEach(r -> refs.add(r.asText()));
+        List<String> firstTwenty = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            firstTwenty.add("t" + i);
+        }
+        assertThat(refs).isEqualTo(firstTwenty);
+        int compacted = refs.size();
         double align = s.path("q_align").asDouble();
         double cover = s.path("q_cover").asDouble();
         assertThat(s.path("confidence").asDouble()).isEqualTo(Math.max(0, Math.min(1, (align + cover) / 2)));

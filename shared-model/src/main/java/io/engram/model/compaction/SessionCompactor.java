@@ -146,6 +146,43 @@ public final class SessionCompactor {
         return new Outcome(created, compacted, retired, declined, refusals, violations);
     }
 
+    /**
+     * The rule applied as each of {@code turns} (sorted by seq) arrives, as the pipeline applies it: a window
+     * closes as soon as k turns wait before the tail, so a long session gives windows of k turns, not ⌈n/k⌉
+     * clusters of all of them. With {@code idle}, what still waits at the end is compacted as a quiet session's.
+     * The outcome is the sum of the steps: summaries made and merged away in between are in neither list.
+     */
+    public Outcome compactAsTheyCome(String tenantId, String sessionId, List<Turn> turns, List<SummaryRecord> summaries,
+                                     boolean idle) {
+        List<Turn> pending = new ArrayList<>();
+        List<SummaryRecord> live = new ArrayList<>(summaries);
+        List<SummaryRecord> created = new ArrayList<>();
+        Set<String> retired = new LinkedHashSet<>();
+        List<String> compacted = new ArrayList<>();
+        int declined = 0;
+        int refusals = 0;
+        int violations = 0;
+        for (int i = 0; i < turns.size() || (idle && i == turns.size()); i++) {
+            boolean quiet = i == turns.size();
+            if (!quiet) {
+                pending.add(turns.get(i));
+            }
+            Outcome step = compact(tenantId, sessionId, pending, live, quiet);
+            retired.addAll(step.retiredSummaryIds());
+            live.removeIf(s -> retired.contains(s.id()));
+            live.addAll(step.summaries());
+            created.addAll(step.summaries());
+            compacted.addAll(step.compactedTurnIds());
+            pending.removeIf(t -> step.compactedTurnIds().contains(t.turnId()));
+            declined += step.declinedClusters();
+            refusals += step.guardRefusals();
+            violations += step.floorViolations();
+        }
+        created.removeIf(s -> retired.contains(s.id()));
+        List<String> retiredGiven = summaries.stream().map(SummaryRecord::id).filter(retired::contains).toList();
+        return new Outcome(created, compacted, retiredGiven, declined, refusals, violations);
+    }
+
     private static SummaryRecord record(String tenantId, String sessionId, ExtractiveSummarizer.Summary s,
                                         List<String> sourceRefs, int generation, Instant from, Instant to) {
         return new SummaryRecord(SummaryId.of(tenantId, sessionId, sourceRefs), s.text(), s.embedding(), sourceRefs,

@@ -56,6 +56,30 @@ class SessionCompactorTest {
     }
 
     @Test
+    void asTheyComeAWindowClosesAsSoonAsKTurnsWaitBeforeTheTail() {
+        List<Turn> turns = session(75); // a tail of 10
+        // at once: 65 compactable turns, 4 clusters of 16-17, whose 4 summaries merge into one of generation 2
+        SessionCompactor.Outcome once = compactor.compact("acme", "s1", turns, List.of(), false);
+        assertThat(once.summaries()).singleElement().satisfies(s -> assertThat(s.generation()).isEqualTo(2));
+        // as they come: turn 29 leaves 20 waiting before the tail, then turns 49 and 69; 15 still wait
+        SessionCompactor.Outcome asTheyCome = compactor.compactAsTheyCome("acme", "s1", turns, List.of(), false);
+        assertThat(asTheyCome.summaries()).extracting(s -> s.sourceRefs().get(0) + ".." + s.sourceRefs().get(19)
+                + " (" + s.sourceRefs().size() + ")").containsExactly("t0..t19 (20)", "t20..t39 (20)", "t40..t59 (20)");
+        assertThat(asTheyCome.compactedTurnIds()).hasSize(60);
+        assertThat(asTheyCome.retiredSummaryIds()).isEmpty();
+
+        // idle at the end: the 4 turns before the tail (t64 stays with its reply t65) make a fourth summary, and
+        // the four merge into one
+        SessionCompactor.Outcome idle = compactor.compactAsTheyCome("acme", "s1", turns, List.of(), true);
+        assertThat(idle.summaries()).singleElement().satisfies(s -> {
+            assertThat(s.generation()).isEqualTo(2);
+            assertThat(s.sourceRefs()).hasSize(4 + 64).contains("t0", "t63").doesNotContain("t64");
+        });
+        assertThat(idle.compactedTurnIds()).hasSize(64);
+        assertThat(idle.retiredSummaryIds()).as("only given summaries are reported retired").isEmpty();
+    }
+
+    @Test
     void aSingletonClusterIsNotCompacted() {
         // idle with 1 compactable turn: no cluster of two
         List<Turn> turns = session(11); // tail 10, 1 compactable
