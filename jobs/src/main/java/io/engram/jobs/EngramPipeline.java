@@ -4,8 +4,10 @@ import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
 import io.engram.jobs.collapse.MetricsJdbc;
+import io.engram.jobs.compaction.CompactionResult;
 import io.engram.jobs.compaction.CompactionStoreOps;
 import io.engram.jobs.compaction.SessionCompactionFunction;
+import io.engram.jobs.compaction.SessionCompactionOperator;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.documents.DocumentPartitionFunction;
@@ -82,8 +84,9 @@ public final class EngramPipeline {
         DataStream<StoreOp> turnRecords = turns.map(Payloads::turnRecord).returns(storeOps).uid("turn-records");
         DataStream<StoreOp> summaries = turns
                 .keyBy(TurnEvent::sessionKey)
-                .process(new SessionCompactionFunction(embedder, config.allowedLateness(), config.sessionInactivity(),
-                        config.stateTtl())).uid("compaction").name("compact sessions")
+                .transform("compact sessions", TypeInformation.of(CompactionResult.class),
+                        new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
+                                config.sessionInactivity(), config.stateTtl()))).uid("compaction")
                 .process(new CompactionStoreOps()).uid("compaction-ops");
 
         // Documents: partitioned into tiered chunks per version, the previous version replaced.

@@ -92,11 +92,12 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     @Override
     public void processElement(StreamRecord<StoreOp> element) throws Exception {
         StoreOp op = element.getValue();
-        if (op.fromCompaction() && element.hasTimestamp()) {
+        if (op.fromCompaction() && element.hasTimestamp()
+                && element.getTimestamp() > compactionTimers.currentWatermark()) {
             compactionChanges.add(new TimedChange(element.getTimestamp(), op));
             compactionTimers.registerEventTimeTimer(VoidNamespace.INSTANCE, element.getTimestamp());
         } else {
-            apply(op, element);
+            apply(op, element); // a gateway write, or a compaction change behind the watermark: no later timer
         }
     }
 

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.Random;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
@@ -38,7 +39,7 @@ class SessionCompactionFunctionTest {
                 () -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()),
                 Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30));
         KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness =
-                new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(function),
+                new KeyedOneInputStreamOperatorTestHarness<>(new SessionCompactionOperator(function),
                         TurnEvent::sessionKey, org.apache.flink.api.common.typeinfo.Types.STRING);
         harness.open();
         return harness;
@@ -140,6 +141,15 @@ class SessionCompactionFunctionTest {
             }
         }
         return records;
+    }
+
+    @Test
+    void compactionNeverAnnouncesItselfIdle() throws Exception {
+        try (var harness = harness()) {
+            harness.processWatermarkStatus(WatermarkStatus.IDLE);
+            harness.processWatermarkStatus(WatermarkStatus.ACTIVE);
+            assertThat(harness.getOutput()).containsExactly(WatermarkStatus.ACTIVE);
+        }
     }
 
     @Test

@@ -107,6 +107,16 @@ class StoreWriterOperatorTest {
     }
 
     @Test
+    void aChangeBehindTheWatermarkIsAppliedAtOnce() throws Exception {
+        try (var h = harness("engram-memories-writer-order-" + run++)) {
+            h.open();
+            h.processWatermark(Long.MAX_VALUE); // the end of event time: no timer would fire after it
+            feed(h, A1);
+            assertThat(forwarded(h)).containsExactly("UPSERT a-sum-1 q-" + Instant.ofEpochMilli(time("10:00")));
+        }
+    }
+
+    @Test
     void waitingChangesSurviveASnapshotAndGatewayWritesDoNotWait() throws Exception {
         String index = "engram-memories-writer-order-" + run++;
         OperatorSubtaskState snapshot;
