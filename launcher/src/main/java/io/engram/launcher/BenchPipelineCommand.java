@@ -116,13 +116,18 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
+                // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
+                // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
+                double embedderTurnsBefore = embedderAlone(embedder, turnTexts);
                 long embeddedBefore = SharedEmbedder.modelEmbeddings();
                 double pipelineTurns = throughput(p, "bench-turns", store, RecordType.TURN, turnTexts.size());
                 out.printf(Locale.ROOT, "turns:     the model embedded %.2f texts per turn in the pipeline%n",
                         (SharedEmbedder.modelEmbeddings() - embeddedBefore) / (double) turnTexts.size());
-                double embedderTurns = embedderAlone(embedder, turnTexts);
-                out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s   ratio %.2f%n",
-                        pipelineTurns, embedderTurns, pipelineTurns / embedderTurns);
+                double embedderTurnsAfter = embedderAlone(embedder, turnTexts);
+                double embedderTurns = (embedderTurnsBefore + embedderTurnsAfter) / 2;
+                out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
+                                + "   ratio %.2f%n", pipelineTurns, embedderTurns, embedderTurnsBefore, embedderTurnsAfter,
+                        pipelineTurns / embedderTurns);
                 out.flush();
 
                 // documents: distinct paths, so every one is partitioned and embedded
@@ -144,8 +149,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
+                double embedderChunksBefore = embedderAlone(embedder, chunkTexts);
                 double pipelineChunks = throughput(p, "bench-docs", store, null, chunkTexts.size());
-                double embedderChunks = embedderAlone(embedder, chunkTexts);
+                double embedderChunks = (embedderChunksBefore + embedderAlone(embedder, chunkTexts)) / 2;
                 double perDocument = chunkTexts.size() / (double) documents;
                 out.printf(Locale.ROOT, "documents: pipeline %7.2f /s   embedder alone %7.2f /s   ratio %.2f"
                                 + "   (%.0f chunks per document: %.1f vs %.1f chunks/s)%n",
