@@ -69,7 +69,6 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
         return kind == Kind.UPSERT && embedding == null;
     }
 
-    /** Whether the collapse detector sees this change: writes to the learning store and merge signals. */
     /**
      * When the change happened in event time, which cycles are measured in: its record timestamp (a gateway's
      * {@code ts}; the time compaction made it, for a summary later than its own {@code tsMillis}, its last turn's).
@@ -84,6 +83,7 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
                 || ((kind == Kind.UPSERT || kind == Kind.DELETE) && recordType() == RecordType.SUMMARY);
     }
 
+    /** Whether the collapse detector sees this change: writes to the learning store and merge signals. */
     public boolean touchesLearningStore() {
         return kind == Kind.MERGE_SIGNALS
                 || ((kind == Kind.UPSERT || kind == Kind.DELETE) && StoreShape.LEARNING_TYPES.contains(recordType()));
