@@ -11,8 +11,8 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Queue;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.serialization.SimpleStringSchema;
 import org.apache.flink.api.common.typeinfo.Types;
@@ -45,8 +45,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(EmbeddedServicesExtension.class)
 class EndOfInputWatermarkTest {
 
-    static final AtomicBoolean SEEN = new AtomicBoolean();
-    static final AtomicBoolean IDLE = new AtomicBoolean();
+    static final CountDownLatch SEEN = new CountDownLatch(1);
+    static final CountDownLatch IDLE = new CountDownLatch(1);
     static final Queue<Long> FIRED = new ConcurrentLinkedQueue<>();
 
     @Test
@@ -75,21 +75,13 @@ class EndOfInputWatermarkTest {
                 .process(new TimerInAnHour())
                 .sinkTo(new DiscardingSink<>());
         JobClient job = env.executeAsync("end-of-input-watermark");
-        await(SEEN);
-        await(IDLE); // the source has announced itself idle: its watermarks are dropped from here on
+        assertThat(SEEN.await(60, TimeUnit.SECONDS)).as("the record was read").isTrue();
+        assertThat(IDLE.await(60, TimeUnit.SECONDS)).as("the source announced itself idle").isTrue();
         job.stopWithSavepoint(true, savepoints.toUri().toString(), SavepointFormatType.CANONICAL).get(60, TimeUnit.SECONDS);
         assertThat(FIRED).containsExactly(1000 + Duration.ofHours(1).toMillis());
     }
 
-    private static void await(AtomicBoolean flag) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!flag.get()) {
-            assertThat(System.nanoTime()).as("waited 60 s").isLessThan(deadline);
-            Thread.sleep(20);
-        }
-    }
-
-    /** Sets {@link #IDLE} once the source's idle status has passed. */
+    /** Counts {@link #IDLE} down once the source's idle status has passed. */
     static final class IdlenessObserver extends AbstractStreamOperator<String> implements OneInputStreamOperator<String, String> {
         @Override
         public void processElement(StreamRecord<String> element) {
@@ -100,7 +92,7 @@ class EndOfInputWatermarkTest {
         public void processWatermarkStatus(WatermarkStatus status) throws Exception {
             super.processWatermarkStatus(status);
             if (status.isIdle()) {
-                IDLE.set(true);
+                IDLE.countDown(); // from here on the source's watermarks are dropped
             }
         }
     }
@@ -110,7 +102,7 @@ class EndOfInputWatermarkTest {
         @Override
         public void processElement(String value, Context ctx, Collector<String> out) {
             ctx.timerService().registerEventTimeTimer(ctx.timestamp() + Duration.ofHours(1).toMillis());
-            SEEN.set(true);
+            SEEN.countDown();
         }
 
         @Override
