@@ -131,16 +131,11 @@ class SessionCompactionFunctionTest {
         assertThat(oneStep).allSatisfy(r -> assertThat(r.getValue().compactedTurnIds()).hasSize(20));
     }
 
-    @SuppressWarnings("unchecked")
+    /** The results with the event time each carries. */
     private static List<StreamRecord<CompactionResult>> results(
             KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness) {
-        List<StreamRecord<CompactionResult>> records = new ArrayList<>();
-        for (Object o : harness.getOutput()) {
-            if (o instanceof StreamRecord<?> r) {
-                records.add((StreamRecord<CompactionResult>) r);
-            }
-        }
-        return records;
+        return harness.extractOutputStreamRecords().stream()
+                .map(r -> new StreamRecord<CompactionResult>(r.getValue(), r.getTimestamp())).toList();
     }
 
     @Test
