@@ -22,6 +22,7 @@ import io.engram.stack.EmbeddedStack.Service;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -35,6 +36,7 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -59,8 +61,11 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--datasets", defaultValue = "../shared/datasets", description = "LoCoMo and agent documents (default: ${DEFAULT-VALUE})")
     Path datasets;
 
-    @Option(names = "--turns", defaultValue = "2000", description = "turns to push through (default: ${DEFAULT-VALUE})")
+    @Option(names = "--turns", defaultValue = "4000", description = "turns to push through, LoCoMo's replayed as needed (default: ${DEFAULT-VALUE})")
     int turns;
+
+    @Option(names = "--warm-up-runs", defaultValue = "5", description = "pipeline runs over the turns before the measured one (default: ${DEFAULT-VALUE})")
+    int warmUpRuns;
 
     @Option(names = "--documents", defaultValue = "70", description = "documents to push through (default: ${DEFAULT-VALUE})")
     int documents;
@@ -101,33 +106,54 @@ final class BenchPipelineCommand implements Callable<Integer> {
                 }
                 // turns
                 List<String> turnTexts = new ArrayList<>();
+                long turnsFrom = System.currentTimeMillis();
+                List<LocomoData.Conversation> conversations = LocomoData.read(datasets.resolve("locomo/locomo-dev.json"));
+                // each replay later in event time than the one before, so none of it arrives late
+                Duration replaySpan = Duration.ofDays(1).plus(Duration.between(
+                        conversations.stream().flatMap(c -> c.turns().stream()).map(LocomoData.Turn::ts).min(Instant::compareTo).orElseThrow(),
+                        conversations.stream().flatMap(c -> c.turns().stream()).map(LocomoData.Turn::ts).max(Instant::compareTo).orElseThrow()));
                 try (EngramProducer producer = new EngramProducer(kafka)) {
-                    int n = 0;
-                    for (LocomoData.Conversation c : LocomoData.read(datasets.resolve("locomo/locomo-dev.json"))) {
-                        for (LocomoData.Turn t : c.turns()) {
-                            if (n == turns) {
-                                break;
+                    // LoCoMo's conversations replayed until there are enough turns; each replay marks its texts,
+                    // so no text repeats and the embedding cache saves nothing the embedder alone would not
+                    for (int pass = 0; turnTexts.size() < turns; pass++) {
+                        for (LocomoData.Conversation c : conversations) {
+                            for (LocomoData.Turn t : c.turns()) {
+                                if (turnTexts.size() == turns) {
+                                    break;
+                                }
+                                int n = turnTexts.size();
+                                String text = pass == 0 ? t.text() : "(" + pass + ") " + t.text();
+                                producer.send(Payload.turn("bench-t" + (n % 4), c.sampleId() + "-p" + pass + "-s"
+                                        + t.session(), t.speaker(), t.diaId() + "-" + n, n, n % 2 == 0 ? "user" : "assistant",
+                                        text, t.ts().plus(replaySpan.multipliedBy(pass))));
+                                turnTexts.add(text);
                             }
-                            String tenant = "bench-t" + (n % 4);
-                            producer.send(Payload.turn(tenant, c.sampleId() + "-s" + t.session(), t.speaker(),
-                                    t.diaId() + "-" + n, n, n % 2 == 0 ? "user" : "assistant", t.text(), t.ts()));
-                            turnTexts.add(t.text());
-                            n++;
                         }
                     }
                 }
+                // A first job in this JVM runs cold: the JIT compiles Flink's, Kafka's and OpenSearch's paths while
+                // it runs. Sustained throughput is the second job's, on the same input into a fresh index and with
+                // a fresh embedding cache; the first is reported too.
+                for (int run = 1; run <= warmUpRuns; run++) {
+                    Measured warmUp = throughput(p, "turns-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
+                    out.printf(Locale.ROOT, "turns:     warm-up job %d: %.1f /s, %s%n", run, warmUp.perSecond(), warmUp.cpu());
+                    out.flush();
+                }
                 // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
                 // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
-                double embedderTurnsBefore = embedderAlone(embedder, turnTexts);
+                Measured embedderTurnsBefore = embedderAlone(embedder, turnTexts);
                 long embeddedBefore = SharedEmbedder.modelEmbeddings();
-                double pipelineTurns = throughput(p, "bench-turns", store, RecordType.TURN, turnTexts.size());
+                Measured pipelineTurns = throughput(p, "turns", turnsFrom, RecordType.TURN, turnTexts.size());
                 out.printf(Locale.ROOT, "turns:     the model embedded %.2f texts per turn in the pipeline%n",
                         (SharedEmbedder.modelEmbeddings() - embeddedBefore) / (double) turnTexts.size());
-                double embedderTurnsAfter = embedderAlone(embedder, turnTexts);
-                double embedderTurns = (embedderTurnsBefore + embedderTurnsAfter) / 2;
+                Measured embedderTurnsAfter = embedderAlone(embedder, turnTexts);
+                double embedderTurns = (embedderTurnsBefore.perSecond() + embedderTurnsAfter.perSecond()) / 2;
                 out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
-                                + "   ratio %.2f%n", pipelineTurns, embedderTurns, embedderTurnsBefore, embedderTurnsAfter,
-                        pipelineTurns / embedderTurns);
+                                + "   ratio %.2f%n", pipelineTurns.perSecond(), embedderTurns,
+                        embedderTurnsBefore.perSecond(), embedderTurnsAfter.perSecond(),
+                        pipelineTurns.perSecond() / embedderTurns);
+                out.printf(Locale.ROOT, "turns:     pipeline %s%n", pipelineTurns.cpu());
+                out.printf(Locale.ROOT, "turns:     embedder alone %s%n", embedderTurnsAfter.cpu());
                 out.flush();
 
                 // documents: distinct paths, so every one is partitioned and embedded
@@ -139,6 +165,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                             .map(f -> read(f)).filter(s -> s.length() > 1000).toList();
                 }
                 List<String> chunkTexts = new ArrayList<>();
+                long docsFrom = System.currentTimeMillis();
                 try (EngramProducer producer = new EngramProducer(kafka)) {
                     for (int i = 0; i < documents; i++) {
                         String content = sources.get(i % sources.size()) + "\n- Revision note " + i + ".\n";
@@ -149,14 +176,17 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
-                double embedderChunksBefore = embedderAlone(embedder, chunkTexts);
-                double pipelineChunks = throughput(p, "bench-docs", store, null, chunkTexts.size());
-                double embedderChunks = (embedderChunksBefore + embedderAlone(embedder, chunkTexts)) / 2;
+                Measured embedderChunksBefore = embedderAlone(embedder, chunkTexts);
+                Measured pipelineChunks = throughput(p, "docs", docsFrom, null, chunkTexts.size());
+                Measured embedderChunksAfter = embedderAlone(embedder, chunkTexts);
+                double embedderChunks = (embedderChunksBefore.perSecond() + embedderChunksAfter.perSecond()) / 2;
                 double perDocument = chunkTexts.size() / (double) documents;
                 out.printf(Locale.ROOT, "documents: pipeline %7.2f /s   embedder alone %7.2f /s   ratio %.2f"
                                 + "   (%.0f chunks per document: %.1f vs %.1f chunks/s)%n",
-                        pipelineChunks / perDocument, embedderChunks / perDocument, pipelineChunks / embedderChunks,
-                        perDocument, pipelineChunks, embedderChunks);
+                        pipelineChunks.perSecond() / perDocument, embedderChunks / perDocument,
+                        pipelineChunks.perSecond() / embedderChunks, perDocument, pipelineChunks.perSecond(), embedderChunks);
+                out.printf(Locale.ROOT, "documents: pipeline %s (per chunk)%n", pipelineChunks.cpu());
+                out.printf(Locale.ROOT, "documents: embedder alone %s (per chunk)%n", embedderChunksAfter.cpu());
                 out.flush();
 
                 freshness(out, p, store, kafka);
@@ -173,58 +203,81 @@ final class BenchPipelineCommand implements Callable<Integer> {
         }
     }
 
-    /** Records per second from the first searchable to the last of {@code expected} (type null: chunks). */
-    private static double throughput(Properties base, String group, OpenSearchMemoryStore store, RecordType type,
-                                     int expected) throws Exception {
+    /**
+     * Records per second from the first searchable to the last of {@code expected} (type null: chunks): what was
+     * produced since {@code producedFrom}, read by a job of its own (Kafka group {@code bench-RUN}) into an index of
+     * its own.
+     */
+    private static Measured throughput(Properties base, String run, long producedFrom, RecordType type, int expected)
+            throws Exception {
         Properties p = new Properties();
         p.putAll(base);
-        p.setProperty("kafka.group", group);
+        // the phase's own input only: a documents run re-reading the turns would measure both
+        p.setProperty("kafka.starting-offsets", "timestamp:" + producedFrom);
+        p.setProperty("kafka.group", "bench-" + run);
+        p.setProperty("opensearch.index", base.getProperty("opensearch.index") + "-" + run);
         PipelineConfig config = PipelineConfig.fromProperties(p);
-        AtomicLong first = new AtomicLong();
-        AtomicLong last = new AtomicLong();
-        Thread poller = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    long n = 0;
-                    for (int t = 0; t < 4; t++) {
-                        String tenant = (type == RecordType.TURN ? "bench-t" : "bench-d") + t;
-                        n += store.count(tenant, type == null ? Set.of(RecordType.INVARIANT, RecordType.LORE) : Set.of(type));
-                    }
-                    long now = System.nanoTime();
-                    if (n > 0) {
-                        first.compareAndSet(0, now);
-                    }
-                    if (n >= expected) {
-                        last.compareAndSet(0, now);
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(p.getProperty("opensearch.url"),
+                p.getProperty("opensearch.index"), RetryPolicy.DEFAULT)) {
+            AtomicLong first = new AtomicLong();
+            AtomicLong last = new AtomicLong();
+            AtomicReference<CpuAccount> cpuAtFirst = new AtomicReference<>();
+            AtomicReference<CpuAccount> cpuAtLast = new AtomicReference<>();
+            Thread poller = new Thread(() -> {
+                while (!Thread.currentThread().isInterrupted()) {
+                    try {
+                        long n = 0;
+                        for (int t = 0; t < 4; t++) {
+                            String tenant = (type == RecordType.TURN ? "bench-t" : "bench-d") + t;
+                            n += store.count(tenant, type == null ? Set.of(RecordType.INVARIANT, RecordType.LORE) : Set.of(type));
+                        }
+                        long now = System.nanoTime();
+                        if (n > 0 && first.compareAndSet(0, now)) {
+                            cpuAtFirst.set(CpuAccount.now());
+                            cpuAtLast.set(cpuAtFirst.get());
+                        }
+                        if (first.get() != 0) {
+                            cpuAtLast.set(cpuAtLast.get().updated());
+                        }
+                        if (n >= expected) {
+                            last.compareAndSet(0, now);
+                            return;
+                        }
+                        Thread.sleep(100);
+                    } catch (InterruptedException e) {
                         return;
+                    } catch (RuntimeException e) {
+                        // index not created yet
                     }
-                    Thread.sleep(100);
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) {
-                    // index not created yet
                 }
+            });
+            poller.start();
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
+            new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
+            env.execute("bench-" + run);
+            poller.join(30_000);
+            poller.interrupt();
+            if (last.get() == 0) {
+                throw new IllegalStateException(run + ": not every record became searchable");
             }
-        });
-        poller.start();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
-        new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-        env.execute(group);
-        poller.join(30_000);
-        poller.interrupt();
-        if (last.get() == 0) {
-            throw new IllegalStateException(group + ": not every record became searchable");
+            return new Measured(expected / ((last.get() - first.get()) / 1e9),
+                    cpuAtLast.get().perRecordSince(cpuAtFirst.get(), expected));
         }
-        return expected / ((last.get() - first.get()) / 1e9);
     }
 
-    private static double embedderAlone(OnnxEmbedder embedder, List<String> texts) {
+    private static Measured embedderAlone(OnnxEmbedder embedder, List<String> texts) {
         embedder.embedDocuments(texts.subList(0, Math.min(64, texts.size()))); // warm-up
+        CpuAccount cpu = CpuAccount.now();
         long t0 = System.nanoTime();
         for (int i = 0; i < texts.size(); i += 32) {
             embedder.embedDocuments(texts.subList(i, Math.min(i + 32, texts.size())));
         }
-        return texts.size() / ((System.nanoTime() - t0) / 1e9);
+        return new Measured(texts.size() / ((System.nanoTime() - t0) / 1e9),
+                CpuAccount.now().perRecordSince(cpu, texts.size()));
+    }
+
+    /** Records per second, and the CPU per record by thread group over the same span. */
+    private record Measured(double perSecond, String cpu) {
     }
 
     private static boolean visible(OpenSearchMemoryStore store, String tenant) {
@@ -241,6 +294,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
         p.putAll(base);
         p.setProperty("kafka.group", "bench-freshness");
         p.setProperty("kafka.bounded", "false");
+        // only what is produced from now on: memories queued behind the throughput phases' backlog would
+        // measure the backlog
+        p.setProperty("kafka.starting-offsets", "timestamp:" + System.currentTimeMillis());
         p.setProperty("parallelism", "1");
         PipelineConfig config = PipelineConfig.fromProperties(p);
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.jobs.VectorJson;
 import io.engram.model.compaction.PreservationScore;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import java.util.List;
 /** Summaries as JSON: in Flink state (schema-stable, no Kryo) and on the wire to the store writer. */
 public final class SummaryCodec {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = VectorJson.MAPPER;
 
     private SummaryCodec() {
     }
@@ -33,7 +34,11 @@ public final class SummaryCodec {
         for (float v : s.embedding()) {
             vector.add(v);
         }
-        return o.toString();
+        try {
+            return JSON.writeValueAsString(o);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     public static SummaryRecord decode(String json) {

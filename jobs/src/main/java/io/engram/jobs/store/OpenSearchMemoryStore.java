@@ -1,7 +1,9 @@
 package io.engram.jobs.store;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
+import io.engram.jobs.VectorJson;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
@@ -16,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -41,7 +44,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
     }
 
     private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
-    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = new com.fasterxml.jackson.databind.ObjectMapper();
+    private static final com.fasterxml.jackson.databind.ObjectMapper JSON = VectorJson.MAPPER;
 
     private final OpenSearchClient client;
     private final String index;
@@ -50,7 +53,10 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
     public OpenSearchMemoryStore(String httpUrl, String index, RetryPolicy retry) {
         URI uri = URI.create(httpUrl);
         HttpHost host = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
-        this.client = new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host).build());
+        this.client = new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host)
+                .setMapper(new JacksonJsonpMapper(VectorJson.MAPPER.copy()
+                        // what the client's default mapper sets, on the fast float reader and writer
+                        .setSerializationInclusion(JsonInclude.Include.NON_NULL).findAndRegisterModules())).build());
         this.index = index;
         this.retry = retry;
     }
