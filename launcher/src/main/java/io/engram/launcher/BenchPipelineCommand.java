@@ -131,9 +131,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
-                // A first job in this JVM runs cold: the JIT compiles Flink's, Kafka's and OpenSearch's paths while
-                // it runs. Sustained throughput is the second job's, on the same input into a fresh index and with
-                // a fresh embedding cache; the first is reported too.
+                // A job is a long-running process; measured here it would be cold for minutes: the JIT compiles
+                // Flink's, Lucene's, OpenSearch's and Kafka's paths on the same two cores. Warm-up jobs run the same
+                // input first, each into a fresh index with a fresh embedding cache, and are reported too.
                 for (int run = 1; run <= warmUpRuns; run++) {
                     Measured warmUp = throughput(p, "turns-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
                     out.printf(Locale.ROOT, "turns:     warm-up job %d: %.1f /s, %s%n", run, warmUp.perSecond(), warmUp.cpu());
