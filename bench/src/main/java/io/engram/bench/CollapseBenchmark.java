@@ -38,8 +38,8 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * The collapse detector's store shape for a tenant of {@code records} learning records (texts of 12–40 words):
  * the cost of one incremental write, of closing a cycle (shape metrics + alert evaluation over a full window),
- * and — side by side — of the seed's full rescan at cycle close (normHash of every text, bigram diversity over
- * an every-⌈N/2000⌉-th sample in key order, counts), which the seed budgeted at < 250 ms for 10k records.
+ * and — side by side — of a full rescan at cycle close (normHash of every text, bigram diversity over
+ * an every-⌈N/2000⌉-th sample in key order, counts), which the original design budgeted at < 250 ms for 10k records.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -135,7 +135,7 @@ public class CollapseBenchmark {
         return StoreShape.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     }
 
-    /** The seed's alternative: rescan every record at cycle close, then evaluate. */
+    /** The alternative: rescan every record at cycle close, then evaluate. */
     @Benchmark
     public List<CollapseAlerts.Alert> fullRescanCycle() {
         Set<Long> hashes = new HashSet<>();

@@ -41,7 +41,8 @@ import org.openjdk.jmh.infra.Blackhole;
 @Fork(value = 1, jvmArgsAppend = {"-Xmx1g"})
 public class PartitionBenchmark {
 
-    @Param("../shared/datasets/agents-md")
+    /** The real agent documents; the default is the repository's, for a run from the repository root. */
+    @Param("data/agents-md")
     public String documents;
 
     private List<byte[]> corpus;
@@ -51,6 +52,9 @@ public class PartitionBenchmark {
 
     @Setup
     public void load() throws IOException {
+        if (!Files.isDirectory(Path.of(documents))) {
+            throw new IllegalArgumentException("-p documents=DIR: no such directory: " + Path.of(documents).toAbsolutePath());
+        }
         try (Stream<Path> files = Files.list(Path.of(documents))) {
             corpus = files.filter(p -> p.getFileName().toString().contains("__")).sorted()
                     .map(PartitionBenchmark::read).toList();

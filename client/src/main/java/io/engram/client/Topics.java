@@ -9,7 +9,7 @@ import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
 
-/** The Kafka topics of Engram's contract (BRIEF.md "Contracts"). */
+/** The Kafka topics of Engram's contract (docs/contracts.md, "Contracts"). */
 public final class Topics {
 
     public static final String TURNS = "engram.turns.v1";

@@ -45,7 +45,7 @@ import org.apache.kafka.clients.consumer.OffsetResetStrategy;
 import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
- * The Engram pipeline (BRIEF.md "Data flow"): one job for the three inputs, so documents, turns and memories
+ * The Engram pipeline (docs/architecture.md, "The pipeline"): one job for the three inputs, so documents, turns and memories
  * share one embedding capacity and one writer per tenant (docs/architecture.md explains the choice). The
  * inputs and the non-OpenSearch sinks are passed in; {@link #kafkaSource} and {@link #sinks} make the
  * production ones.

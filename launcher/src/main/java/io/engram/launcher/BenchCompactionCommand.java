@@ -32,8 +32,8 @@ final class BenchCompactionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--data", paramLabel = "FILE", description = "LoCoMo JSON (default: ${DEFAULT-VALUE}).")
-    Path data = Path.of("../shared/datasets/locomo/locomo-dev.json");
+    @Option(names = "--data", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "LoCoMo JSON.")
+    Path data;
 
     private record Pair(ExtractiveSummarizer.Summary baseline, ExtractiveSummarizer.Summary variant) {
     }

@@ -40,6 +40,7 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -58,8 +59,14 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--datasets", defaultValue = "../shared/datasets", description = "LoCoMo and agent documents (default: ${DEFAULT-VALUE})")
-    Path datasets;
+    @Option(names = "--data", converter = ExistingPath.class, paramLabel = "FILE",
+            description = "LoCoMo JSON whose conversations are the turns (required unless --freshness-only)")
+    Path data;
+
+    @Option(names = "--agent-documents", converter = ExistingPath.class, paramLabel = "DIR",
+            defaultValue = "${sys:engram.root:-.}/data/agents-md",
+            description = "real agent documents, the documents phase's input (default: the repository's data/agents-md)")
+    Path agentDocuments;
 
     @Option(names = "--turns", defaultValue = "4000", description = "turns to push through, LoCoMo's replayed as needed (default: ${DEFAULT-VALUE})")
     int turns;
@@ -85,6 +92,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (data == null && !freshnessOnly) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--data=FILE' (LoCoMo JSON)");
+        }
         try (EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
                 Optional.empty()), (s, a) -> { })) {
             String kafka = stack.kafka().orElseThrow().bootstrapServers();
@@ -107,7 +117,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                 // turns
                 List<String> turnTexts = new ArrayList<>();
                 long turnsFrom = System.currentTimeMillis();
-                List<LocomoData.Conversation> conversations = LocomoData.read(datasets.resolve("locomo/locomo-dev.json"));
+                List<LocomoData.Conversation> conversations = LocomoData.read(data);
                 // each replay later in event time than the one before, so none of it arrives late
                 Duration replaySpan = Duration.ofDays(1).plus(Duration.between(
                         conversations.stream().flatMap(c -> c.turns().stream()).map(LocomoData.Turn::ts).min(Instant::compareTo).orElseThrow(),
@@ -160,7 +170,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                 MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults()
                         .withTokens(embedder.tokenCounter()));
                 List<String> sources;
-                try (Stream<Path> files = Files.list(datasets.resolve("agents-md"))) {
+                try (Stream<Path> files = Files.list(agentDocuments)) {
                     sources = files.filter(f -> f.getFileName().toString().contains("__")).sorted()
                             .map(f -> read(f)).filter(s -> s.length() > 1000).toList();
                 }

@@ -174,7 +174,7 @@ final class ClusterCommand {
         @Mixin
         JobManager jobManager;
 
-        @Option(names = "--config", paramLabel = "FILE",
+        @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
                 description = "pipeline properties (default: .engram/cluster/pipeline.properties, from `cluster up --stack`)")
         Path config;
 
@@ -184,7 +184,7 @@ final class ClusterCommand {
         @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore from this savepoint")
         String savepoint;
 
-        @Option(names = "--jar", paramLabel = "FILE", description = "job jar (default: jobs/target/engram-jobs-*-job.jar)")
+        @Option(names = "--jar", converter = ExistingPath.class, paramLabel = "FILE", description = "job jar (default: jobs/target/engram-jobs-*-job.jar)")
         Path jar;
 
         @Override

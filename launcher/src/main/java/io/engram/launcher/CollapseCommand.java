@@ -39,7 +39,7 @@ final class CollapseCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--rows", required = true, paramLabel = "FILE.jsonl")
+        @Option(names = "--rows", converter = ExistingPath.class, required = true, paramLabel = "FILE.jsonl")
         Path rows;
 
         @Option(names = "--window", description = "W (default ${DEFAULT-VALUE})", defaultValue = "5")
@@ -100,7 +100,7 @@ final class CollapseCommand {
         @Spec
         CommandSpec spec;
 
-        @Option(names = "--records", required = true, paramLabel = "FILE.jsonl")
+        @Option(names = "--records", converter = ExistingPath.class, required = true, paramLabel = "FILE.jsonl")
         Path records;
 
         @Option(names = "--max-generation", defaultValue = "2", description = "over-generation above (default ${DEFAULT-VALUE})")

@@ -36,7 +36,7 @@ final class CompactCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--session", required = true, paramLabel = "FILE.jsonl", description = "turn.v1 records of one session.")
+    @Option(names = "--session", converter = ExistingPath.class, required = true, paramLabel = "FILE.jsonl", description = "turn.v1 records of one session.")
     Path session;
 
     @Option(names = "--json", description = "Print one JSON object {tail, summaries}.")

@@ -67,7 +67,7 @@ final class DemoCommand implements Callable<Integer> {
             "northwind", "vegetarian food and a hotel with a lift",
             "harbor", "how do we run the invoices table migration safely?");
     private static final Map<String, String> DOCUMENTS = Map.of(
-            "northwind", "northwind-AGENTS.md", "harbor", "harbor-AGENTS.md");
+            "northwind", "apache+flink-agents__AGENTS.md", "harbor", "getzep+graphiti__AGENTS.md");
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Spec

@@ -32,10 +32,10 @@ final class EmbedCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--model", paramLabel = "PATH", description = "A sentence-transformers ONNX model (default: all-MiniLM-L6-v2 from the classpath).")
+    @Option(names = "--model", converter = ExistingPath.class, paramLabel = "PATH", description = "A sentence-transformers ONNX model (default: all-MiniLM-L6-v2 from the classpath).")
     Path model;
 
-    @Option(names = "--tokenizer", paramLabel = "PATH", description = "The model's tokenizer.json (default: tokenizer.json beside --model).")
+    @Option(names = "--tokenizer", converter = ExistingPath.class, paramLabel = "PATH", description = "The model's tokenizer.json (default: tokenizer.json beside --model).")
     Path tokenizer;
 
     @Option(names = "--quantized", description = "The int8 all-MiniLM-L6-v2: faster, smaller, one row per call for reproducible vectors.")

@@ -25,6 +25,16 @@ public final class EngramCli {
 
     /** The configured command line, so tests can capture its output. */
     static CommandLine commandLine() {
-        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true);
+        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true)
+                .setParameterExceptionHandler(EngramCli::refuse);
+    }
+
+    /** A wrong command line is one line naming the option and a pointer to the help, never a stack trace. */
+    private static int refuse(CommandLine.ParameterException e, String[] args) {
+        CommandLine command = e.getCommandLine();
+        command.getErr().println("engram: " + e.getMessage());
+        command.getErr().println("Try '" + command.getCommandSpec().qualifiedName() + " --help' for more information.");
+        command.getErr().flush();
+        return command.getCommandSpec().exitCodeOnInvalidInput();
     }
 }

@@ -50,7 +50,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--data", required = true, paramLabel = "FILE", description = "LoCoMo JSON.")
+    @Option(names = "--data", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "LoCoMo JSON.")
     Path data;
 
     @Option(names = "--budget", paramLabel = "TOKENS", description = "Budget of the headline context (default: ${DEFAULT-VALUE}).")

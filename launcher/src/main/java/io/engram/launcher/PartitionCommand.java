@@ -35,7 +35,7 @@ final class PartitionCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(paramLabel = "FILE", description = "The Markdown document.")
+    @Parameters(paramLabel = "FILE", converter = ExistingPath.class, description = "The Markdown document.")
     Path file;
 
     @Option(names = "--json", description = "Print one JSON object for the document.")

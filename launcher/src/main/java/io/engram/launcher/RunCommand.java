@@ -28,7 +28,7 @@ final class RunCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--config", required = true, paramLabel = "FILE", description = "properties file (docs/operations.md)")
+    @Option(names = "--config", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "properties file (docs/operations.md)")
     Path config;
 
     @Override

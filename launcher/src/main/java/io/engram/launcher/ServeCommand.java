@@ -19,7 +19,7 @@ final class ServeCommand implements Callable<Integer> {
     @picocli.CommandLine.Mixin
     MemoryIndexOptions memoryIndex;
 
-    @Option(names = "--api-keys", required = true, paramLabel = "FILE", description = "Properties file of key=tenant_id lines.")
+    @Option(names = "--api-keys", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "Properties file of key=tenant_id lines.")
     Path apiKeys;
 
     @Option(names = "--port", paramLabel = "PORT", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")

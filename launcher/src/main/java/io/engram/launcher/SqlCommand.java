@@ -17,7 +17,7 @@ final class SqlCommand implements Callable<Integer> {
     @Parameters(arity = "0..1", paramLabel = "QUERY", description = "SQL to run (several statements separated by ;)")
     String query;
 
-    @Option(names = {"-f", "--file"}, description = "a file of SQL statements")
+    @Option(names = {"-f", "--file"}, converter = ExistingPath.class, description = "a file of SQL statements")
     Path file;
 
     @Option(names = "--postgres-url", defaultValue = "${ENGRAM_POSTGRES_URL:-jdbc:postgresql://127.0.0.1:5432/engram}",

@@ -192,7 +192,7 @@ class StandaloneClusterTest {
         Topics.create(kafka.bootstrapServers(), 2);
         long sentFrom = System.currentTimeMillis();
         Properties rescale = settings(kafka, openSearch, postgres, "cluster-rescale", sentFrom, false);
-        String agents = Files.readString(Path.of(System.getProperty("engram.datasets"), "agents-md/getzep+graphiti__AGENTS.md"));
+        String agents = EndToEndInput.agentDocument("getzep+graphiti__AGENTS.md");
         String agentsV2 = agents + "\n- You must run the linters before every commit.\n";
         Instant t0 = Instant.parse("2026-11-20T10:00:00Z");
 

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Scores a tenant's canaries against the same OpenSearch index users query (BRIEF.md §D). After a refresh, so
+ * Scores a tenant's canaries against the same OpenSearch index users query (docs/contracts.md §D.5). After a refresh, so
  * every write so far is searchable, one multi-search fetches each canary's {@value #CANDIDATES} best BM25
  * candidates among the tenant's learning records and another counts the tenant's records, all and per query term;
  * the candidates are then ranked by {@link TenantBm25} with the tenant's own statistics (OpenSearch's BM25

@@ -41,7 +41,7 @@ import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
 /**
- * The collapse and churn detector of one tenant (BRIEF.md §D), keyed by tenant, chained behind the
+ * The collapse and churn detector of one tenant (docs/contracts.md §D), keyed by tenant, chained behind the
  * {@link io.engram.jobs.store.StoreWriterOperator} so every change it sees is already in OpenSearch. Keyed state:
  * the store shape (updated per write, never rescanned), the frozen canary set, the last W rows of that set and
  * the open cycle's counters. A tenant's shape is read from state once per checkpoint interval and kept on the

@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The OpenSearch index template of memory records (BRIEF.md "Contracts"), from
+ * The OpenSearch index template of memory records (docs/contracts.md, "Contracts"), from
  * {@code engram/opensearch/memory-records-template.json}, with the embedding dimension of the configured model.
  */
 public final class MemoryIndexTemplate {

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The seed's headline simulations end to end: a gateway produces memories to Kafka, the pipeline embeds and
+ * The detector's headline simulations (collapse, churn, a healthy store) end to end: a gateway produces memories to Kafka, the pipeline embeds and
  * writes them to OpenSearch, the detector closes the gateway's cycles and the rows are read back from PostgreSQL.
  */
 @ExtendWith(EmbeddedServicesExtension.class)

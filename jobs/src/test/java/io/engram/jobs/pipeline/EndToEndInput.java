@@ -19,6 +19,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
@@ -42,7 +43,9 @@ public final class EndToEndInput {
     public static final String GLOBEX = "e2e-globex";
     public static final String INITECH = "e2e-initech";
     public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH);
-    static final Path DATASETS = Path.of(System.getProperty("engram.datasets", "../../shared/datasets"));
+    /** The real agent documents of data/agents-md, which the build passes in (pom.xml's surefire settings). */
+    static final Path AGENT_DOCUMENTS = Path.of(Objects.requireNonNull(System.getProperty("engram.agent-documents"),
+            "system property engram.agent-documents (set by the build) names data/agents-md"));
 
     /** What each tenant's live documents are: tenant → (agent/path → content), for the expected chunk ids. */
     final Map<String, Map<String, String>> liveDocuments = new HashMap<>();
@@ -54,6 +57,11 @@ public final class EndToEndInput {
     private EndToEndInput() {
     }
 
+    /** The text of one real agent document of data/agents-md, by its file name. */
+    public static String agentDocument(String fileName) throws java.io.IOException {
+        return Files.readString(AGENT_DOCUMENTS.resolve(fileName));
+    }
+
     /** Produces the input to the embedded broker and returns what was sent. */
     public static EndToEndInput produce(EmbeddedKafka kafka) throws Exception {
         EndToEndInput input = new EndToEndInput();
@@ -62,9 +70,9 @@ public final class EndToEndInput {
     }
 
     private void send(EmbeddedKafka kafka) throws Exception {
-        String flinkAgents = Files.readString(DATASETS.resolve("agents-md/apache+flink-agents__AGENTS.md"));
-        String graphiti = Files.readString(DATASETS.resolve("agents-md/getzep+graphiti__AGENTS.md"));
-        String soul = Files.readString(DATASETS.resolve("agents-md/openclaw+openclaw__templates__SOUL.md"));
+        String flinkAgents = agentDocument("apache+flink-agents__AGENTS.md");
+        String graphiti = agentDocument("getzep+graphiti__AGENTS.md");
+        String soul = agentDocument("openclaw+openclaw__templates__SOUL.md");
         List<MalformedCorpus.Bad> bad = MalformedCorpus.generate(ACME, T0);
         Properties raw = new Properties();
         raw.put("bootstrap.servers", kafka.bootstrapServers());

@@ -5,7 +5,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Bigram diversity of a text (BRIEF.md §D): lowercase, split on whitespace, drop empties; fewer than 2 words
+ * Bigram diversity of a text (docs/contracts.md §D.4): lowercase, split on whitespace, drop empties; fewer than 2 words
  * gives 1; otherwise distinct adjacent word pairs / (words − 1). Repetitive, bland text scores low.
  */
 public final class BigramDiversity {

@@ -1,7 +1,7 @@
 package io.engram.model.collapse;
 
 /**
- * A cycle's canary means (BRIEF.md §D) from each canary's 0-based rank of first hit (−1 for a miss):
+ * A cycle's canary means (docs/contracts.md §D.6) from each canary's 0-based rank of first hit (−1 for a miss):
  * mean_recall = hits / n, mean_mrr = Σ 1/(r+1) / n, mean_ndcg = Σ 1/log2(r+2) / n. No canaries scores 0.
  */
 public record CanaryScores(double meanRecall, double meanMrr, double meanNdcg) {

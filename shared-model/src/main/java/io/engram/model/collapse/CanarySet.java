@@ -11,7 +11,7 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * A tenant's frozen canary queries (BRIEF.md §D, seed §2.1). Minted once from the store shape at the first
+ * A tenant's frozen canary queries (docs/contracts.md §D.5). Minted once from the store shape at the first
  * qualifying cycle: entries are taken in the shape's sample order (FNV of the record id, so the choice does not
  * depend on write order), an equal quota per learning type present, then backfilled in the same order. Each
  * canary's query is the first {@value #QUERY_TERMS} distinct words (four letters or more) of its anchor's text.
@@ -77,7 +77,7 @@ public record CanarySet(String id, List<Canary> canaries) {
 
     /**
      * The 0-based rank of the canary's first hit in a BM25 result list, or −1: a hit is the anchor itself or an
-     * entry whose source refs name the anchor (one level of merge-following, seed §2.2).
+     * entry whose source refs name the anchor (one level of merge-following, docs/contracts.md §D.5).
      */
     public static int rankOfHit(Canary canary, List<String> resultIds, Map<String, List<String>> sourceRefs, int k) {
         return RankMetrics.firstRelevantRank(resultIds,

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.function.ToDoubleFunction;
 
 /**
- * The alert evaluation (BRIEF.md §D, seed §1): a pure function of the history rows and the current row. The
+ * The alert evaluation (docs/contracts.md §D.7): a pure function of the history rows and the current row. The
  * window is the last W rows of the current row's canary set, oldest first, excluding the current row; with
  * fewer than W rows no windowed alert (collapse or churn) fires. Threshold comparisons that include equality
  * tolerate 1e-9 so a value exactly at a threshold fires despite binary rounding; strict ones do not.

@@ -3,7 +3,7 @@ package io.engram.model.collapse;
 import java.io.Serializable;
 
 /**
- * The detector's thresholds (BRIEF.md §D; defaults are the seed's).
+ * The detector's thresholds (docs/contracts.md §D.7).
  *
  * @param window               W, history rows of the same canary set an alert looks back over
  * @param recallDrop           collapse-recall: current ≤ median(window) − recallDrop

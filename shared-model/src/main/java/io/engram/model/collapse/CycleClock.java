@@ -5,7 +5,7 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * Which cycle a tenant's write belongs to (BRIEF.md §D): a cycle closes when the gateway names a different
+ * Which cycle a tenant's write belongs to (docs/contracts.md §D.1): a cycle closes when the gateway names a different
  * {@code cycle_id}, or when a write comes more than the quiet gap after the previous one. A write without a
  * cycle id (our own compaction, or a gateway that does not name cycles) joins the open cycle, or opens one
  * named {@code q-<time of its first write>}, so replays name it the same.

@@ -3,7 +3,7 @@ package io.engram.model.collapse;
 import java.util.Locale;
 
 /**
- * normHash (BRIEF.md §D): lowercase, collapse runs of whitespace to one space, trim, then FNV-1a-64 over the
+ * normHash (docs/contracts.md §D.3): lowercase, collapse runs of whitespace to one space, trim, then FNV-1a-64 over the
  * UTF-16 code units, as lowercase hex without zero padding. Two texts that differ only in case or spacing have
  * the same hash; the distinct-content ratio counts distinct hashes.
  */

@@ -17,7 +17,7 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A tenant's store shape (BRIEF.md §D), maintained on every write instead of by rescanning the store: counts
+ * A tenant's store shape (docs/contracts.md §D.2), maintained on every write instead of by rescanning the store: counts
  * per learning type, the multiset of normHashes (for the distinct-content ratio), the generation histogram and a
  * deterministic sample of at most {@value #SAMPLE_LIMIT} entries for the mean bigram diversity. The sample is
  * the entries with the smallest FNV-1a-64 of their record id, so it does not depend on write order and an

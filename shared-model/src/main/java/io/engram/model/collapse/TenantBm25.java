@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * BM25 of a canary query against a tenant's learning records with that tenant's own statistics (BRIEF.md §D:
- * "a BM25 query against the tenant's OpenSearch index"). OpenSearch's BM25 takes document frequencies and
+ * BM25 of a canary query against a tenant's learning records with that tenant's own statistics (docs/contracts.md
+ * §D.5: "a BM25 query against the tenant's records"). OpenSearch's BM25 takes document frequencies and
  * lengths from the whole shard, which tenants share, so its ranks move with other tenants' writes; here
  * {@code N}, {@code df(t)} and the mean length are the tenant's. Lucene's formula and defaults:
  * {@code score = Σ_t idf(t) · tf / (tf + k1 · (1 − b + b · dl / avgdl))},

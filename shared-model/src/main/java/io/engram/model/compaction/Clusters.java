@@ -4,7 +4,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Cluster formation (BRIEF.md §C): n ≥ k compactable turns split into c = ⌈n/k⌉ contiguous clusters, turn i
+ * Cluster formation (docs/contracts.md §C.3): n ≥ k compactable turns split into c = ⌈n/k⌉ contiguous clusters, turn i
  * going to cluster ⌊i·c/n⌋. Fewer than k turns are not compacted yet.
  */
 public final class Clusters {

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Extractive summaries (BRIEF.md §C), scored by {@link PreservationScore}.
+ * Extractive summaries (docs/contracts.md §C.4), scored by {@link PreservationScore}.
  *
  * <p>Turn level (the baseline): embed the turns, take their centroid, rank turns by cosine to it, keep
  * ⌈n·density⌉ (0.4, then 0.25 on the aggressive retry), restore chronological order. Sentence level: the

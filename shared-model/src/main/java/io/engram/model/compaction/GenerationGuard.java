@@ -3,7 +3,7 @@ package io.engram.model.compaction;
 import java.util.List;
 
 /**
- * The generation guard (seed collapse detector §4.1): a merge is refused when two or more of its participants
+ * The generation guard (docs/contracts.md §C.7): a merge is refused when two or more of its participants
  * already have {@code generation > maxGeneration} (default 2). A merge's own generation is
  * {@code max(participants) + 1}.
  */

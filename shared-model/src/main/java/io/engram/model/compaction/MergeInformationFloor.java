@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * The merge information floor (seed collapse detector §4.2): a merge must not lose provenance — its source
+ * The merge information floor (docs/contracts.md §C.7): a merge must not lose provenance — its source
  * refs contain every participant and every participant's refs — and must keep specificity: distinct tokens of
  * the merged text ≥ {@code minRetention} (0.6) × distinct tokens of the participants' texts together, tokens
  * being the lower-case whitespace split. Evaluated on every merge; a violation is counted, not blocking.

@@ -4,8 +4,8 @@ import io.engram.model.embed.Vectors;
 import java.util.List;
 
 /**
- * How much of its sources a summary preserves, measured in the embedding space (BRIEF.md §C, seed
- * compaction-evaluation): {@code Q_align = cos(E(s), mean_i E(t_i))}, {@code Q_cover = mean_i max(0, cos(E(s),
+ * How much of its sources a summary preserves, measured in the embedding space (docs/contracts.md
+ * §C.5): {@code Q_align = cos(E(s), mean_i E(t_i))}, {@code Q_cover = mean_i max(0, cos(E(s),
  * E(t_i)))}, {@code conf = clamp01((Q_align + Q_cover) / 2)}, {@code decay_rate = 1 − conf}.
  */
 public record PreservationScore(double qAlign, double qCover, double confidence, double decayRate) {

@@ -9,7 +9,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Compaction of one session (BRIEF.md §C): the recent raw tail stays verbatim; when at least k compactable
+ * Compaction of one session (docs/contracts.md §C): the recent raw tail stays verbatim; when at least k compactable
  * turns (older than the tail) wait, they are cut into ⌈n/k⌉ contiguous clusters and every cluster of two or
  * more turns becomes an extractive summary; when {@code fanIn} summaries of one generation pile up they are
  * merged into one of the next generation, under the generation guard and with the merge information floor

@@ -1,7 +1,7 @@
 package io.engram.model.compaction;
 
 /**
- * The preservation gate of an abstractive summary (BRIEF.md §C): rejected in favour of the extractive summary
+ * The preservation gate of an abstractive summary (docs/contracts.md §C.6): rejected in favour of the extractive summary
  * when {@code Q_align < τ_preserve} (0.65); otherwise its confidence is {@code λ·conf_embed + (1 − λ)·
  * conf_decoder} with λ = 0.8.
  */

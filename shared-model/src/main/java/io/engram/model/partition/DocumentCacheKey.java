@@ -6,7 +6,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
 
 /**
- * Ψ's key (seed ast-v2 §7): {@code sha256(raw ‖ 0x00 ‖ tokenizer_id)} as lower-case hex. The tokenizer is
+ * Ψ's key (docs/contracts.md §A.6): {@code sha256(raw ‖ 0x00 ‖ tokenizer_id)} as lower-case hex. The tokenizer is
  * part of the key because token counts, and so budgets, depend on it.
  */
 public final class DocumentCacheKey {

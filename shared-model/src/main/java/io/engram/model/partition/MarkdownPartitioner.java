@@ -31,7 +31,7 @@ import org.commonmark.parser.IncludeSourceSpans;
 import org.commonmark.parser.Parser;
 
 /**
- * Cuts a Markdown document into tiered leaf nodes (seed ast-v2, BRIEF.md §A): paragraph, each list item (a
+ * Cuts a Markdown document into tiered leaf nodes (docs/contracts.md §A): paragraph, each list item (a
  * nested list folds into its parent item), blockquote, YAML front matter (only at the start of the file and
  * only when closed by {@code ---} or {@code ...}), heading, code block, HTML block and table. Each node keeps
  * its Markdown source verbatim, its source lines, its token count and the rules the deontic lexer finds in it.

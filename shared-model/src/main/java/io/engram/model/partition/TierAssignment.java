@@ -1,7 +1,7 @@
 package io.engram.model.partition;
 
 /**
- * ι: the tier of a node (seed ast-v2 §3, BRIEF.md §A). Tier 1 (hard): list items and front matter.
+ * ι: the tier of a node (docs/contracts.md §A.2). Tier 1 (hard): list items and front matter.
  * Tier 2 (soft): blockquotes, and paragraphs in which the deontic lexer found a rule. Tier 0 (lore):
  * everything else. Every node gets exactly one tier, so the three sets partition the document.
  */

@@ -3,7 +3,7 @@ package io.engram.model.partition;
 import java.util.List;
 
 /**
- * The load-time token bounds of seed ast-v2 §6 over a context budget τ. Hard (tier 1) tokens above α1·τ
+ * The load-time token bounds (docs/contracts.md §A.5) over a context budget τ. Hard (tier 1) tokens above α1·τ
  * reject the document version; soft (tier 2) nodes are kept by the longest prefix, in document order, whose
  * tokens fit α2·τ, and the rest are cut. Limits are whole tokens: {@code floor(α·τ)}.
  *

@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.function.ToIntFunction;
 
 /**
- * The recent raw tail of a session that stays verbatim (BRIEF.md §C, seed continuity): at least the last
+ * The recent raw tail of a session that stays verbatim (docs/contracts.md §C.2): at least the last
  * {@code minTurns} turns, extended backwards while the tail stays within {@code tokenTarget}; then, if the
  * tail starts with an assistant turn right after a user turn, that user turn joins it — only that one pair.
- * The seed chained pairs, so an alternating conversation's tail swallowed the whole session.
+ * Pairs never chain, so an alternating conversation's tail stays near the token target.
  *
  * @param minTurns    m, the turns always kept (4)
  * @param tokenTarget the token size the tail may grow to (128)

@@ -7,7 +7,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A memory record as stored in OpenSearch (BRIEF.md "Contracts"): one document of the memory index. Absent
+ * A memory record as stored in OpenSearch (docs/contracts.md, "Contracts"): one document of the memory index. Absent
  * optional fields are {@code null}. {@link #toSource()} and {@link #fromSource} are the index's JSON shape.
  */
 public record MemoryRecord(String id, String tenantId, RecordType type, Integer tier, String text, float[] embedding,

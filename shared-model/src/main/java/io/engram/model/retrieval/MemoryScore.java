@@ -1,7 +1,7 @@
 package io.engram.model.retrieval;
 
 /**
- * The re-scoring of a retrieved memory (BRIEF.md §E, libravdb mathematics-v2):
+ * The re-scoring of a retrieved memory (docs/contracts.md §E.2):
  * {@code base = (α·clamp01(cos) + β·exp(−λ_s·Δt) + γ·S) / (α + β + γ)}, with the scope weight S = 1 for the
  * same session, 0.6 for the same user, 0.3 otherwise, and the decay rate λ_s per second 1e-4 / 1e-5 / 2e-6 for
  * session / user / global scope; a summary is multiplied by its quality {@code Q = 1 − 0.5·decay_rate}.

@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fusion of ranked candidate lists (BRIEF.md §E). Reciprocal rank fusion scores a candidate Σ 1/(k + rank),
+ * Fusion of ranked candidate lists (docs/contracts.md §E.1). Reciprocal rank fusion scores a candidate Σ 1/(k + rank),
  * ranks from 1, over the lists it appears in; the convex combination min-max normalises each list's scores
  * to [0, 1] and mixes them with a weight.
  */

@@ -2,7 +2,7 @@ package io.engram.model.retrieval;
 
 import java.util.Locale;
 
-/** The {@code type} of a memory record in OpenSearch (BRIEF.md "Contracts"). */
+/** The {@code type} of a memory record in OpenSearch (docs/contracts.md, "Contracts"). */
 public enum RecordType {
     TURN, SUMMARY, INVARIANT, LORE, MEMORY, LESSON, KNOWLEDGE;
 

@@ -1,7 +1,7 @@
 package io.engram.model.tokens;
 
 /**
- * The token estimate used when the model's tokenizer is not known (BRIEF.md §A):
+ * The token estimate used when the model's tokenizer is not known (docs/contracts.md §A.4):
  * {@code ceil(len_utf16 / χ)} with χ = 1.6 if the text has any CJK, kana or Hangul character, 2.5 if it has
  * Cyrillic, Arabic or Hebrew, 4.0 otherwise; the empty text is 0 tokens.
  */

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Precision and recall of the deontic lexer on a labelled set of real sentences (most from the agent documents
- * in ../shared/datasets/agents-md, some written for edge cases). The numbers are reported in docs/algorithms.md.
+ * in data/agents-md, some written for edge cases). The numbers are reported in docs/algorithms.md.
  */
 class LabelledSentencesTest {
 

@@ -8,11 +8,11 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
-/** The real agent documents of ../shared/datasets/agents-md. */
+/** The real agent documents of data/agents-md (their sources and licences in data/agents-md/NOTICE). */
 class RealDocumentsTest {
 
-    private static final Path DOCS = Path.of(System.getProperty("engram.datasets", "../../shared/datasets"))
-            .resolve("agents-md");
+    private static final Path DOCS = Path.of(java.util.Objects.requireNonNull(
+            System.getProperty("engram.agent-documents"), "system property engram.agent-documents (set by the build)"));
     private final MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults());
 
     static List<Path> documents() throws Exception {
