@@ -56,6 +56,13 @@ public final class PayloadValidator {
 
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
     private static final int MAX_REPORTED_ERRORS = 3;
+    /**
+     * The integer fields and their largest value, as the job reads them (a long, or an int). The schemas say the
+     * same, but a schema validator compares a JSON number such as 1e300 as a double; this check reads the number
+     * as written.
+     */
+    private static final Map<String, Long> INTEGER_FIELDS = Map.of(
+            "seq", Long.MAX_VALUE, "version", Long.MAX_VALUE, "generation", (long) Integer.MAX_VALUE);
 
     private final Limits limits;
     private final Map<PayloadKind, Schema> schemas = new EnumMap<>(PayloadKind.class);
@@ -123,10 +130,19 @@ public final class PayloadValidator {
         if (!errors.isEmpty()) {
             boolean tenantError = errors.stream().anyMatch(e -> String.valueOf(e.getInstanceLocation()).contains("tenant_id")
                     || String.valueOf(e.getMessage()).contains("tenant_id"));
-            String message = errors.stream().limit(MAX_REPORTED_ERRORS).map(Error::getMessage)
-                    .collect(Collectors.joining("; "));
+            // each error names its field: a gateway developer reads "/ts: integer found, string expected"
+            String message = errors.stream().limit(MAX_REPORTED_ERRORS)
+                    .map(e -> e.getInstanceLocation() + ": " + e.getMessage()).collect(Collectors.joining("; "));
             return new Invalid(tenantError ? RejectReason.INVALID_TENANT : RejectReason.SCHEMA_VIOLATION,
                     kind.schema() + ": " + message, tenantError ? null : tenant);
+        }
+        for (Map.Entry<String, Long> field : INTEGER_FIELDS.entrySet()) {
+            JsonNode value = payload.get(field.getKey());
+            if (value != null && !(value.isIntegralNumber() && value.canConvertToLong()
+                    && value.longValue() <= field.getValue())) {
+                return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": " + field.getKey() + " " + value
+                        + " is not an integer from 0 to " + field.getValue(), tenant);
+            }
         }
         Instant ts;
         try {

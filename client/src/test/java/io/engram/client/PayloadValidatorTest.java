@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class PayloadValidatorTest {
 
@@ -43,6 +45,39 @@ class PayloadValidatorTest {
                 assertThat(((PayloadValidator.Invalid) r).message()).isNotBlank();
             }
         }
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            // seq and version are 64-bit; generation is 32-bit: a gateway with a bug sends more
+            "turn.v1   | engram.turns.v1    | \"seq\": 1180591620717411303424",
+            "turn.v1   | engram.turns.v1    | \"seq\": 9223372036854775808",
+            "turn.v1   | engram.turns.v1    | \"seq\": 1e300",
+            "doc.v1    | engram.docs.v1     | \"version\": 18446744073709551616",
+            "memory.v1 | engram.memories.v1 | \"generation\": 2147483648"})
+    void aNumberOutsideItsFieldsRangeIsASchemaViolation(String schema, String topic, String field) {
+        String common = "\"tenant_id\": \"acme\", \"ts\": \"2026-11-01T10:00:00Z\"";
+        String json = switch (schema) {
+            case "turn.v1" -> "{\"schema\": \"turn.v1\", " + common + ", \"session_id\": \"s\", \"turn_id\": \"t\", "
+                    + "\"role\": \"user\", \"text\": \"hi\", " + field + "}";
+            case "doc.v1" -> "{\"schema\": \"doc.v1\", " + common + ", \"agent_id\": \"a\", \"path\": \"AGENTS.md\", "
+                    + "\"doc_class\": \"core\", \"content\": \"- x\", " + field + "}";
+            default -> "{\"schema\": \"memory.v1\", " + common + ", \"memory_id\": \"m\", \"type\": \"lesson\", "
+                    + "\"op\": \"upsert\", \"text\": \"x\", \"source_refs\": [], " + field + "}";
+        };
+        PayloadValidator.Result r = validator.validate(json.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                PayloadKind.ofTopic(topic));
+        assertThat(r).as(json).isInstanceOf(PayloadValidator.Invalid.class);
+        assertThat(((PayloadValidator.Invalid) r).reason()).isEqualTo(RejectReason.SCHEMA_VIOLATION);
+        assertThat(((PayloadValidator.Invalid) r).message()).startsWith(schema + ": ");
+    }
+
+    @Test
+    void theLargestNumbersInRangePass() {
+        Payload turn = Payload.turn("acme", "s1", null, "t1", Long.MAX_VALUE, "user", "hello", TS);
+        assertThat(validator.validate(turn.bytes(), PayloadKind.TURN)).isInstanceOf(PayloadValidator.Valid.class);
+        Payload memory = Payload.memory("acme", "m1", "lesson", "x", List.of(), Integer.MAX_VALUE, null, TS);
+        assertThat(validator.validate(memory.bytes(), PayloadKind.MEMORY)).isInstanceOf(PayloadValidator.Valid.class);
     }
 
     @Test

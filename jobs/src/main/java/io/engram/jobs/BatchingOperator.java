@@ -37,7 +37,7 @@ public abstract class BatchingOperator<T> extends AbstractStreamOperator<T> impl
     /** Adds a record (a copy of its envelope: the runtime may reuse it) and flushes if the batch is full. */
     protected final void add(T value, StreamRecord<?> envelope) {
         batch.add(envelope.hasTimestamp() ? new StreamRecord<>(value, envelope.getTimestamp()) : new StreamRecord<>(value));
-        if (isFull(value)) {
+        if (countAndCheckFull(value)) {
             flush();
         } else if (!flushScheduled) {
             flushScheduled = true;
@@ -46,8 +46,8 @@ public abstract class BatchingOperator<T> extends AbstractStreamOperator<T> impl
         }
     }
 
-    /** Called after each {@link #add}: whether the batch, now including {@code added}, should go. */
-    protected abstract boolean isFull(T added);
+    /** Called after each {@link #add}: counts {@code added} into the batch's size and says whether the batch must go. */
+    protected abstract boolean countAndCheckFull(T added);
 
     /** Works on the batch and emits its results; the batch is cleared afterwards. */
     protected abstract void process(List<StreamRecord<T>> records) throws Exception;

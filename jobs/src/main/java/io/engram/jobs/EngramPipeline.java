@@ -3,6 +3,8 @@ package io.engram.jobs;
 import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
+import io.engram.jobs.collapse.FiredAlert;
+import io.engram.jobs.collapse.MintedCanary;
 import io.engram.jobs.collapse.MetricsJdbc;
 import io.engram.jobs.compaction.CompactionResult;
 import io.engram.jobs.compaction.CompactionStoreOps;
@@ -19,17 +21,16 @@ import io.engram.jobs.ingest.Payloads;
 import io.engram.jobs.ingest.PayloadDeserializer;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.ingest.RouteInputs;
+import io.engram.jobs.store.MemoryStore;
+import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.jobs.store.StoreOp;
 import io.engram.jobs.store.StoreWriterOperator;
+import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.embed.OnnxEmbedder;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -47,17 +48,18 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 /**
  * The Engram pipeline (docs/architecture.md, "The pipeline"): one job for the three inputs, so documents, turns and memories
  * share one embedding capacity and one writer per tenant (docs/architecture.md explains the choice). The
- * inputs and the non-OpenSearch sinks are passed in; {@link #kafkaSource} and {@link #sinks} make the
- * production ones.
+ * inputs and the sinks, the memory store among them, are passed in; {@link #kafkaSource} and {@link #sinks} make
+ * the production ones.
  */
 public final class EngramPipeline {
 
-    /** Where the pipeline writes besides OpenSearch. */
-    public record Sinks(Sink<RejectRecord> rejects, Sink<String> alerts, Sink<String> cycleMetrics,
-                        Sink<String> alertRows, Sink<String> canaryRows) {
+    /**
+     * Where the pipeline writes: the memory store (opened by the writer and the detector where they run), the
+     * rejects and alerts topics, and the metrics tables.
+     */
+    public record Sinks(MemoryStore.Factory store, Sink<RejectRecord> rejects, Sink<FiredAlert> alerts,
+                        Sink<CycleMetrics> cycleMetrics, Sink<FiredAlert> alertRows, Sink<MintedCanary> canaryRows) {
     }
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final PipelineConfig config;
 
@@ -66,6 +68,12 @@ public final class EngramPipeline {
     }
 
     public void build(StreamExecutionEnvironment env, Source<Ingested, ?, ?> inputs, Sinks sinks) {
+        if (!env.isChainingEnabled()) {
+            // the detector scores a closed cycle before the writer applies the next cycle's writes only when both
+            // run in one thread, and the end-of-input watermark must sit in the source's chain
+            throw new IllegalArgumentException("Engram's pipeline needs operator chaining: "
+                    + "leave flink.pipeline.operator-chaining.enabled at true");
+        }
         SharedEmbedder embedder = SharedEmbedder.miniLm(config.quantizedEmbedder(), config.embedCacheEntries());
         TypeInformation<StoreOp> storeOps = TypeInformation.of(StoreOp.class);
 
@@ -84,7 +92,7 @@ public final class EngramPipeline {
         DataStream<StoreOp> turnRecords = turns.map(Payloads::turnRecord).returns(storeOps).uid("turn-records");
         DataStream<StoreOp> summaries = turns
                 .keyBy(TurnEvent::sessionKey)
-                .transform("compact sessions", TypeInformation.of(CompactionResult.class),
+                .transform("compact sessions", CompactionResult.TYPE,
                         new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
                                 config.sessionInactivity(), config.stateTtl()))).uid("compaction")
                 .process(new CompactionStoreOps()).uid("compaction-ops");
@@ -100,17 +108,17 @@ public final class EngramPipeline {
                 .transform("embed", storeOps, new EmbeddingOperator(embedder, config.embedBatch(), config.embedDelay()))
                 .uid("embed")
                 .keyBy(StoreOp::tenantId)
-                .transform("write to OpenSearch", storeOps, new StoreWriterOperator(config.openSearchUrl(),
-                        config.index(), OnnxEmbedder.MINILM_DIMENSION, RetryPolicy.DEFAULT, config.bulkSize(), config.bulkDelay(), config.quietGap()))
+                .transform("write to OpenSearch", storeOps, new StoreWriterOperator(sinks.store(),
+                        OnnxEmbedder.MINILM_DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap()))
                 .uid("store-writer");
-        SingleOutputStreamOperator<String> cycleRows = DataStreamUtils
+        SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreOp::tenantId)
-                .transform("collapse detector", Types.STRING, new CollapseDetectorOperator(new CollapseDetectorFunction(
-                        config.openSearchUrl(), config.index(), config.collapse(), config.quietGap())))
+                .transform("collapse detector", CollapseDetectorFunction.CYCLE_ROWS, new CollapseDetectorOperator(
+                        new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap())))
                 .uid("collapse-detector");
 
         cycleRows.sinkTo(sinks.cycleMetrics()).uid("cycle-metrics-sink").name("cycle_metrics");
-        DataStream<String> alerts = cycleRows.getSideOutput(CollapseDetectorFunction.ALERTS);
+        DataStream<FiredAlert> alerts = cycleRows.getSideOutput(CollapseDetectorFunction.ALERTS);
         alerts.sinkTo(sinks.alertRows()).uid("alert-rows-sink").name("collapse_alerts");
         alerts.sinkTo(sinks.alerts()).uid("alerts-sink").name(Topics.ALERTS);
         cycleRows.getSideOutput(CollapseDetectorFunction.CANARIES).sinkTo(sinks.canaryRows())
@@ -144,7 +152,10 @@ public final class EngramPipeline {
         };
     }
 
-    /** Rejects and alerts to Kafka in transactions; metrics to PostgreSQL as idempotent upserts. */
+    /**
+     * The production sinks: OpenSearch at {@code opensearch.url}, rejects and alerts to Kafka in transactions,
+     * metrics to PostgreSQL as idempotent upserts.
+     */
     public static Sinks sinks(PipelineConfig config) {
         JdbcConnectionOptions pg = MetricsJdbc.connection(config.postgresUrl(), config.postgresUser(),
                 config.postgresPassword());
@@ -157,23 +168,16 @@ public final class EngramPipeline {
                 .setProperty("transaction.timeout.ms", "600000")
                 .setProperty("max.request.size", String.valueOf(Topics.LARGE_RECORD_BYTES))
                 .build();
-        KafkaSink<String> alerts = KafkaSink.<String>builder()
+        KafkaSink<FiredAlert> alerts = KafkaSink.<FiredAlert>builder()
                 .setBootstrapServers(config.kafkaBootstrap())
-                .setRecordSerializer((alert, context, ts) -> new ProducerRecord<>(Topics.ALERTS, tenantOf(alert),
-                        alert.getBytes(StandardCharsets.UTF_8)))
+                // keyed by tenant, so a tenant's alerts stay in order
+                .setRecordSerializer((alert, context, ts) -> new ProducerRecord<>(Topics.ALERTS,
+                        alert.tenantId().getBytes(StandardCharsets.UTF_8), alert.toAlertJson()))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
                 .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-alerts")
                 .setProperty("transaction.timeout.ms", "600000")
                 .build();
-        return new Sinks(rejects, alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg));
-    }
-
-    /** An alert's Kafka key: its tenant, so a tenant's alerts stay in order. */
-    private static byte[] tenantOf(String alertJson) {
-        try {
-            return JSON.readTree(alertJson).get("tenant_id").asText().getBytes(StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new Sinks(OpenSearchMemoryStore.at(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT), rejects,
+                alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg));
     }
 }

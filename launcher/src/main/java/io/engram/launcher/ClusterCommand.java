@@ -67,8 +67,9 @@ final class ClusterCommand {
     }
 
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = {"Start a JobManager and TaskManagers as separate processes (RocksDB state, checkpoints and",
-                    "savepoints under --home), print the REST address, stay up until Ctrl-C or SIGTERM, stop cleanly."})
+            description = {"Start a Flink standalone cluster as separate processes and stay up until Ctrl-C.",
+                    "A JobManager and TaskManagers with RocksDB state, checkpoints and savepoints under --home; prints",
+                    "the REST address and stops cleanly on Ctrl-C or SIGTERM."})
     static final class Up implements Callable<Integer> {
 
         @Spec
@@ -164,8 +165,9 @@ final class ClusterCommand {
     }
 
     @Command(name = "submit", mixinStandardHelpOptions = true,
-            description = {"Create the topics and apply the migrations the job needs, upload the job jar over REST",
-                    "and run it with the settings of a properties file (docs/operations.md); prints the job id."})
+            description = {"Submit the Engram job to a running cluster and print its job id.",
+                    "Creates the topics and applies the migrations the job needs, uploads the job jar over REST and",
+                    "runs it with the settings of a properties file (docs/operations.md)."})
     static final class Submit implements Callable<Integer> {
 
         @Spec
@@ -212,8 +214,9 @@ final class ClusterCommand {
     }
 
     @Command(name = "stop", mixinStandardHelpOptions = true,
-            description = {"Stop a job with a savepoint and print its location (resubmit with --from-savepoint,",
-                    "at any parallelism). --drain first fires every event-time timer (a final stop)."})
+            description = {"Stop a job with a savepoint and print the savepoint's location.",
+                    "Resubmit with --from-savepoint, at any parallelism. --drain first fires every event-time timer",
+                    "(a final stop)."})
     static final class Stop implements Callable<Integer> {
 
         @Spec

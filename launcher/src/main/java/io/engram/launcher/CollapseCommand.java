@@ -33,8 +33,9 @@ final class CollapseCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Command(name = "evaluate", mixinStandardHelpOptions = true,
-            description = {"Reads cycle_metrics rows (JSON lines, fields named as the table's columns, oldest first;",
-                    "the last line is the current row) and prints the alerts that fire, as JSON."})
+            description = {"Print, as JSON, the alerts a history of cycle_metrics rows fires.",
+                    "Rows are JSON lines with fields named as the table's columns, oldest first; the last line is the",
+                    "current row."})
     static final class Evaluate implements Callable<Integer> {
         @Spec
         CommandSpec spec;
@@ -94,8 +95,8 @@ final class CollapseCommand {
     }
 
     @Command(name = "shape", mixinStandardHelpOptions = true,
-            description = {"Reads memory records (JSON lines {tenant_id, memory_id, type, text, generation, source_refs})",
-                    "and prints each tenant's store shape, as JSON."})
+            description = {"Print, as JSON, each tenant's store shape for a set of memory records.",
+                    "Records are JSON lines {tenant_id, memory_id, type, text, generation, source_refs}."})
     static final class Shape implements Callable<Integer> {
         @Spec
         CommandSpec spec;

@@ -15,10 +15,11 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
+import io.engram.client.PayloadKind;
+import io.engram.client.PayloadValidator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -29,8 +30,9 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "compact", mixinStandardHelpOptions = true,
-        description = {"Compact one session: read turn.v1 records (one JSON per line), print the recent raw tail",
-                "and the summaries with their preservation scores."})
+        description = {"Compact one session and print its raw tail and summaries.",
+                "Reads turn.v1 records (one JSON per line, validated as the job validates them) and prints the recent",
+                "raw tail and the summaries with their preservation scores."})
 final class CompactCommand implements Callable<Integer> {
 
     @Spec
@@ -51,7 +53,8 @@ final class CompactCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Map<String, JsonNode> byId = new LinkedHashMap<>();
+        Map<String, PayloadValidator.Valid> byId = new LinkedHashMap<>();
+        PayloadValidator validator = new PayloadValidator(PayloadValidator.Limits.DEFAULT);
         int line = 0;
         try (BufferedReader in = Files.newBufferedReader(session, StandardCharsets.UTF_8)) {
             for (String text = in.readLine(); text != null; text = in.readLine()) {
@@ -59,32 +62,29 @@ final class CompactCommand implements Callable<Integer> {
                 if (text.isBlank()) {
                     continue;
                 }
-                JsonNode turn;
-                try {
-                    turn = ResponsesJson.JSON.readTree(text);
-                } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-                    spec.commandLine().getErr().println("engram compact: line " + line + " is not JSON: " + e.getOriginalMessage());
+                // the job's own validation: what it would reject, this command refuses, with the line and the field
+                PayloadValidator.Result result = validator.validate(text.getBytes(StandardCharsets.UTF_8), PayloadKind.TURN);
+                if (result instanceof PayloadValidator.Invalid bad) {
+                    spec.commandLine().getErr().println("engram compact: line " + line + ": " + bad.reason().code()
+                            + ": " + bad.message());
                     return 2;
                 }
-                if (!turn.hasNonNull("turn_id") || !turn.hasNonNull("text") || !turn.path("seq").canConvertToLong()) {
-                    spec.commandLine().getErr().println("engram compact: line " + line + " needs turn_id, seq and text");
-                    return 2;
-                }
-                byId.putIfAbsent(turn.path("turn_id").asText(), turn); // a replayed turn counts once
+                PayloadValidator.Valid turn = (PayloadValidator.Valid) result;
+                byId.putIfAbsent(turn.payload().path("turn_id").asText(), turn); // a replayed turn counts once
             }
         }
         try (CachingEmbedder embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 10_000)) {
             List<Turn> turns = new ArrayList<>();
-            for (JsonNode t : byId.values()) {
+            for (PayloadValidator.Valid valid : byId.values()) {
+                JsonNode t = valid.payload();
                 String text = t.path("text").asText();
-                turns.add(new Turn(t.path("turn_id").asText(), t.path("seq").asLong(), t.path("role").asText("user"),
-                        text, t.hasNonNull("ts") ? Instant.parse(t.path("ts").asText()) : Instant.EPOCH,
-                        embedder.tokenCounter().count(text)));
+                turns.add(new Turn(t.path("turn_id").asText(), t.path("seq").asLong(), t.path("role").asText(),
+                        text, valid.ts(), embedder.tokenCounter().count(text)));
             }
             turns.sort(Comparator.comparingLong(Turn::seq).thenComparing(Turn::turnId));
-            JsonNode first = byId.values().stream().findFirst().orElse(null);
-            String tenant = first == null ? "local" : first.path("tenant_id").asText("local");
-            String sessionId = first == null ? "session" : first.path("session_id").asText("session");
+            JsonNode first = byId.values().stream().findFirst().map(PayloadValidator.Valid::payload).orElse(null);
+            String tenant = first == null ? "local" : first.path("tenant_id").asText();
+            String sessionId = first == null ? "session" : first.path("session_id").asText();
             SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(embedder,
                     sentences ? ExtractiveSummarizer.Options.SENTENCES : ExtractiveSummarizer.Options.TURNS),
                     SessionCompactor.Options.DEFAULT);

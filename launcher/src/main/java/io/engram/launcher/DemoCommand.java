@@ -9,6 +9,7 @@ import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
@@ -95,18 +96,18 @@ final class DemoCommand implements Callable<Integer> {
             String kafka = stack.kafka().orElseThrow().bootstrapServers();
             String openSearch = stack.openSearch().orElseThrow().httpUrl();
             String postgres = stack.postgres().orElseThrow().jdbcUrl();
-            Topics.create(kafka, 2);
-            int produced = produceSamples(kafka);
-            out.println("[demo] produced " + produced + " records to Kafka (3 of them malformed)");
-
             Properties p = new Properties();
             p.setProperty("kafka.bootstrap", kafka);
             p.setProperty("kafka.bounded", "true");
+            p.setProperty("kafka.partitions", "2");
             p.setProperty("opensearch.url", openSearch);
             p.setProperty("postgres.url", postgres);
             p.setProperty("checkpoint.interval", "2s");
             p.setProperty("parallelism", "1");
             PipelineConfig config = PipelineConfig.fromProperties(p);
+            EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
+            int produced = produceSamples(kafka);
+            out.println("[demo] produced " + produced + " records to Kafka (3 of them malformed)");
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, config.index(), RetryPolicy.DEFAULT)) {
                 out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");
                 out.flush();
@@ -173,10 +174,10 @@ final class DemoCommand implements Callable<Integer> {
                 total += store.count(tenant, Set.of());
             }
             out.println("[demo]   ... " + total + " records indexed so far");
-            out.flush();
-        } catch (RuntimeException e) {
-            // the index may not exist yet
+        } catch (RuntimeException e) { // a progress line is not worth failing the demo for, but say why it is missing
+            out.println("[demo]   ... progress unavailable: " + e);
         }
+        out.flush();
     }
 
     private static int produceSamples(String kafka) throws IOException {

@@ -23,8 +23,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "embed", mixinStandardHelpOptions = true,
-        description = {"Embed one text per line of standard input with the local ONNX model; print one JSON line per",
-                "text: {sha256, dim, tokens, truncated, windows, embedding}."})
+        description = {"Embed each line of standard input with the local ONNX model.",
+                "Prints one JSON line per text: {sha256, dim, tokens, truncated, windows, embedding}."})
 final class EmbedCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
-import io.engram.jobs.store.OpenSearchMemoryStore;
+import io.engram.jobs.store.MemoryStore;
 import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.embed.Embedding;
@@ -96,8 +96,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             int malformed = 0;
             int skipped = 0;
             HybridRetriever fused = new HybridRetriever(retrieval.store, retrieval.embedder,
-                    new HybridRetriever.Options(50, HybridRetriever.Fusion.RRF, 60, 0.5, HybridRetriever.Ranking.FUSED,
-                            HybridRetriever.Options.DEFAULT.score()));
+                    HybridRetriever.Options.DEFAULT.withRanking(HybridRetriever.Ranking.FUSED));
             for (LocomoData.Conversation c : LocomoData.read(data)) {
                 String tenant = "locomo-" + c.sampleId().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
                 Map<String, String> turnTexts = ingest(retrieval, tenant, c);
@@ -121,9 +120,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
                     Map<String, List<MemoryRecord>> ranked = new LinkedHashMap<>();
                     ranked.put("bm25", retrieval.store.bm25(tenant, question, 50, ContextService.MEMORY_TYPES).stream()
-                            .map(OpenSearchMemoryStore.ScoredRecord::record).toList());
+                            .map(MemoryStore.ScoredRecord::record).toList());
                     ranked.put("vector", retrieval.store.knn(tenant, retrieval.embedder.embedQuery(question).vector(), 50,
-                            ContextService.MEMORY_TYPES).stream().map(OpenSearchMemoryStore.ScoredRecord::record).toList());
+                            ContextService.MEMORY_TYPES).stream().map(MemoryStore.ScoredRecord::record).toList());
                     HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
                             ContextService.MEMORY_TYPES, 50, now);
                     ranked.put("fused", fused.search(query).stream().map(HybridRetriever.Result::record).toList());

@@ -24,8 +24,9 @@ import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 @Command(name = "partition", mixinStandardHelpOptions = true,
-        description = {"Split a Markdown agent document into hard rules (tier 1), soft rules (tier 2) and lore (tier 0),",
-                "and check the token budgets. Exit status: 0 accepted, 3 rejected by the hard budget, 2 invalid input."})
+        description = {"Split an agent document into hard rules, soft rules and lore.",
+                "Tiers 1, 2 and 0, with the token budgets checked. Exit status: 0 accepted, 3 rejected by the hard",
+                "budget, 2 invalid input."})
 final class PartitionCommand implements Callable<Integer> {
 
     static final int EXIT_REJECTED = 3;

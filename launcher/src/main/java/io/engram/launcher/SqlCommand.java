@@ -10,8 +10,9 @@ import picocli.CommandLine.Parameters;
 
 /** {@code ./engram sql "QUERY"} or {@code ./engram sql -f FILE}: ad hoc Flink SQL over the metrics history. */
 @Command(name = "sql", mixinStandardHelpOptions = true,
-        description = {"Runs Flink SQL over the metrics history in PostgreSQL (tables cycle_metrics, collapse_alerts,",
-                "canary_queries; see sql/flink) and prints each result as a table. Examples: sql/flink/examples."})
+        description = {"Run Flink SQL over the metrics history in PostgreSQL.",
+                "Tables cycle_metrics, collapse_alerts and canary_queries (sql/flink); prints each result as a table.",
+                "Examples: sql/flink/examples."})
 final class SqlCommand implements Callable<Integer> {
 
     @Parameters(arity = "0..1", paramLabel = "QUERY", description = "SQL to run (several statements separated by ;)")

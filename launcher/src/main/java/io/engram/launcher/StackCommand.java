@@ -20,8 +20,8 @@ import picocli.CommandLine.Spec;
 final class StackCommand {
 
     @Command(name = "up", mixinStandardHelpOptions = true,
-            description = {"Start the embedded services, print one line per service when it is ready,",
-                    "then stay up until Ctrl-C or SIGTERM and stop cleanly."})
+            description = {"Start the embedded services and stay up until Ctrl-C.",
+                    "Prints one line per service when it is ready; stops cleanly on Ctrl-C or SIGTERM."})
     static final class Up implements Callable<Integer> {
 
         @Spec

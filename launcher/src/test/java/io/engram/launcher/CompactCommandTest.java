@@ -67,14 +67,25 @@ class CompactCommandTest {
         assertThat(tail.get(tail.size() - 1).path("text").asText()).isEqualTo(topics[39 % 5]);
     }
 
+    private static final String GOOD = "{\"schema\":\"turn.v1\",\"tenant_id\":\"acme\",\"session_id\":\"s1\","
+            + "\"turn_id\":\"t0\",\"seq\":0,\"role\":\"user\",\"text\":\"ok\",\"ts\":\"2026-11-01T10:00:00Z\"}";
+
     @Test
     void malformedLinesAreRefusedWithTheLineNumber() throws Exception {
         Path file = dir.resolve("bad.jsonl");
-        Files.writeString(file, "{\"turn_id\":\"t0\",\"seq\":0,\"text\":\"ok\"}\n{not json\n");
-        StringWriter err = new StringWriter();
-        CommandLine cli = EngramCli.commandLine();
-        cli.setErr(new PrintWriter(err));
-        assertThat(cli.execute("compact", "--session", file.toString())).isEqualTo(2);
-        assertThat(err.toString()).contains("line 2 is not JSON");
+        Files.writeString(file, GOOD + "\n{not json\n");
+        CliRun run = CliRun.of("compact", "--session", file.toString());
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).startsWith("engram compact: line 2: invalid_json: invalid JSON: ");
+    }
+
+    @Test
+    void aTimestampInEpochMillisecondsIsRefusedWithTheLineAndTheFieldNotAStackTrace() throws Exception {
+        Path file = dir.resolve("epoch.jsonl");
+        Files.writeString(file, GOOD + "\n" + GOOD.replace("t0", "t1").replace("\"2026-11-01T10:00:00Z\"", "1761991200000") + "\n");
+        CliRun run = CliRun.of("compact", "--session", file.toString());
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).startsWith("engram compact: line 2: schema_violation: turn.v1: ").contains("ts: integer found, string expected")
+                .doesNotContain("Exception").doesNotContain("\tat ");
     }
 }

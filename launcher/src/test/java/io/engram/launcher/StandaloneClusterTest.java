@@ -167,7 +167,7 @@ class StandaloneClusterTest {
         assertThat(documents.get(LATE)).as("the input after the loss").filteredOn(l -> l.contains("|turn|")).hasSize(20);
         assertThat(documents.get(EndToEndInput.ACME)).filteredOn(l -> l.contains("|turn|")).hasSize(60);
         assertThat(documents.get(EndToEndInput.GLOBEX)).filteredOn(l -> l.contains("|turn|")).hasSize(60);
-        Map<String, List<String>> rows = EndToEndInput.rows(postgres, true, COMPARED);
+        Map<String, List<String>> rows = EndToEndInput.takeRows(postgres, COMPARED);
 
         // the failure-free run over the same records: the same job on a local MiniCluster through ./engram run
         Properties plainRun = settings(kafka, openSearch, postgres, "cluster-plain", sentFrom, true);
@@ -177,7 +177,7 @@ class StandaloneClusterTest {
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-plain")) {
             EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store, COMPARED));
         }
-        EndToEndInput.assertSame(rows, EndToEndInput.rows(postgres, true, COMPARED));
+        EndToEndInput.assertSame(rows, EndToEndInput.takeRows(postgres, COMPARED));
     }
 
     /**

@@ -1,6 +1,6 @@
 package io.engram.jobs.collapse;
 
-import io.engram.jobs.store.OpenSearchMemoryStore;
+import io.engram.jobs.store.MemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.StoreShape;
@@ -29,20 +29,20 @@ public final class CanaryScorer {
     }
 
     /** @param shape the tenant's learning records: their mean length is BM25's avgdl (OpenSearch does not keep it per tenant) */
-    public static int[] ranks(OpenSearchMemoryStore store, String tenantId, CanarySet set, StoreShape shape, int k) {
+    public static int[] ranks(MemoryStore store, String tenantId, CanarySet set, StoreShape shape, int k) {
         store.refresh();
         List<String> queries = set.canaries().stream().map(CanarySet.Canary::query).toList();
-        List<List<OpenSearchMemoryStore.RefHit>> candidates = store.bm25Candidates(tenantId, queries, CANDIDATES,
+        List<List<MemoryStore.RefHit>> candidates = store.bm25Candidates(tenantId, queries, CANDIDATES,
                 StoreShape.LEARNING_TYPES);
         Set<String> terms = new LinkedHashSet<>();
         queries.forEach(q -> terms.addAll(TenantBm25.tokens(q)));
-        OpenSearchMemoryStore.TermCounts counts = store.termCounts(tenantId, terms, StoreShape.LEARNING_TYPES);
+        MemoryStore.TermCounts counts = store.termCounts(tenantId, terms, StoreShape.LEARNING_TYPES);
         TenantBm25.Stats stats = new TenantBm25.Stats(counts.documents(), shape.meanLength(), counts.documentFrequency());
         int[] ranks = new int[queries.size()];
         for (int i = 0; i < ranks.length; i++) {
             List<TenantBm25.Candidate> pool = new ArrayList<>();
             Map<String, List<String>> refs = new HashMap<>();
-            for (OpenSearchMemoryStore.RefHit hit : candidates.get(i)) {
+            for (MemoryStore.RefHit hit : candidates.get(i)) {
                 pool.add(new TenantBm25.Candidate(hit.id(), hit.text()));
                 refs.put(hit.id(), hit.sourceRefs().stream().map(ref -> RecordIds.resolveRef(tenantId, ref)).toList());
             }

@@ -1,11 +1,6 @@
 package io.engram.jobs.collapse;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
+import io.engram.jobs.store.MemoryStore;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
@@ -15,9 +10,7 @@ import io.engram.model.collapse.CycleClock;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
 import io.engram.model.collapse.StoreShape;
-import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
@@ -49,53 +42,59 @@ import org.apache.flink.util.OutputTag;
  * with RocksDB a write costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's {@code CLOSE_CYCLE} or, for the last cycle before a
  * pause, on an event-time timer a quiet gap after its last write. Closing scores the canaries with BM25 against
  * the tenant's records in OpenSearch, evaluates the alerts ({@link CollapseAlerts}) and emits the
- * {@code cycle_metrics} row as column-named JSON ({@link CycleRows}); alerts and newly minted canaries go to
- * side outputs. Rows carry event time only, so a replay writes the same rows.
+ * {@code cycle_metrics} row; fired alerts and newly minted canaries go to side outputs. Rows carry event time
+ * only, so a replay writes the same rows.
  */
-public final class CollapseDetectorFunction extends KeyedProcessFunction<String, StoreOp, String> {
+public final class CollapseDetectorFunction extends KeyedProcessFunction<String, StoreOp, CycleMetrics> {
 
     private static final long serialVersionUID = 1L;
-    private static final ObjectMapper JSON = new ObjectMapper();
 
-    /** alert.v1 payloads (docs/schemas/alert.v1.json). */
-    public static final OutputTag<String> ALERTS = new OutputTag<>("collapse-alerts", Types.STRING);
-    /** canary_queries rows as column-named JSON. */
-    public static final OutputTag<String> CANARIES = new OutputTag<>("canary-queries", Types.STRING);
+    /** The alerts fired on each closed cycle. */
+    public static final OutputTag<FiredAlert> ALERTS = new OutputTag<>("collapse-alerts", DetectorSerializers.ALERTS);
+    /** The canaries of each newly minted set. */
+    public static final OutputTag<MintedCanary> CANARIES = new OutputTag<>("canary-queries", DetectorSerializers.CANARIES);
+    /** The type of the detector's main output, its cycle rows. */
+    public static final TypeInformation<CycleMetrics> CYCLE_ROWS = DetectorSerializers.CYCLE_ROWS;
 
-    private final String openSearchUrl;
-    private final String index;
+    private final MemoryStore.Factory storeFactory;
     private final CollapseConfig config;
     private final CycleClock clock;
 
-    private transient OpenSearchMemoryStore store;
+    private transient MemoryStore store;
     private transient ValueState<StoreShape> shape;
-    private transient ValueState<String> canaries;
-    private transient ListState<String> history;
+    private transient ValueState<CanarySet> canaries;
+    private transient ListState<CycleMetrics> history;
+    /** The canary set and history as state written before they were typed: read once per tenant, then cleared. */
+    private transient ValueState<String> canariesAsJson;
+    private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient Map<String, StoreShape> liveShapes;
     private transient Set<String> changedShapes;
 
-    public CollapseDetectorFunction(String openSearchUrl, String index, CollapseConfig config, Duration quietGap) {
-        this.openSearchUrl = openSearchUrl;
-        this.index = index;
+    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, CollapseConfig config, Duration quietGap) {
+        this.storeFactory = storeFactory;
         this.config = config;
         this.clock = new CycleClock(quietGap);
     }
 
     @Override
     public void open(OpenContext context) {
-        store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
+        store = storeFactory.open();
         shape = getRuntimeContext().getState(new ValueStateDescriptor<>("store-shape", StoreShapeSerializer.INSTANCE));
-        canaries = getRuntimeContext().getState(new ValueStateDescriptor<>("canary-set", Types.STRING));
-        history = getRuntimeContext().getListState(new ListStateDescriptor<>("cycle-history", Types.STRING));
+        canaries = getRuntimeContext().getState(new ValueStateDescriptor<>("canaries",
+                DetectorSerializers.CanarySetSerializer.INSTANCE));
+        history = getRuntimeContext().getListState(new ListStateDescriptor<>("history",
+                DetectorSerializers.CycleMetricsSerializer.INSTANCE));
+        canariesAsJson = getRuntimeContext().getState(canariesAsJsonDescriptor());
+        historyAsJson = getRuntimeContext().getListState(historyAsJsonDescriptor());
         open = getRuntimeContext().getState(new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class)));
         liveShapes = new HashMap<>();
         changedShapes = new HashSet<>();
     }
 
     @Override
-    public void processElement(StoreOp op, Context ctx, Collector<String> out) throws Exception {
+    public void processElement(StoreOp op, Context ctx, Collector<CycleMetrics> out) throws Exception {
         OpenCycle cycle = open.value();
         if (op.kind() == StoreOp.Kind.CLOSE_CYCLE) {
             if (cycle != null && cycle.cycleId().equals(op.cycleId())) {
@@ -136,25 +135,23 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     }
 
     @Override
-    public void onTimer(long timestamp, OnTimerContext ctx, Collector<String> out) throws Exception {
+    public void onTimer(long timestamp, OnTimerContext ctx, Collector<CycleMetrics> out) throws Exception {
         OpenCycle cycle = open.value();
         if (cycle != null && cycle.quietTimer() == timestamp) {
             close(cycle, CycleClock.BY_QUIET_GAP, ctx, out);
         }
     }
 
-    private void close(OpenCycle cycle, String reason, Context ctx, Collector<String> out) throws Exception {
+    private void close(OpenCycle cycle, String reason, Context ctx, Collector<CycleMetrics> out) throws Exception {
         String tenant = ctx.getCurrentKey();
         StoreShape current = shapeOf(tenant);
-        CanarySet set = canaries.value() == null ? null : decode(canaries.value());
+        CanarySet set = canarySet();
         if (set == null && current.size() > 0) {
             set = CanarySet.mint(current, config.canaryCount());
-            canaries.update(encode(set));
+            canaries.update(set);
+            Instant mintedAt = Instant.ofEpochMilli(cycle.lastWriteMillis());
             for (CanarySet.Canary c : set.canaries()) {
-                ctx.output(CANARIES, JSON.createObjectNode().put("tenant_id", tenant).put("canary_set_id", set.id())
-                        .put("canary_id", c.id()).put("anchor_ref", c.anchorRef()).put("anchor_type", c.anchorType().label())
-                        .put("query", c.query()).put("source", "auto")
-                        .put("created_at", Instant.ofEpochMilli(cycle.lastWriteMillis()).toString()).toString());
+                ctx.output(CANARIES, new MintedCanary(tenant, set.id(), c, mintedAt));
             }
         }
         int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, current, config.k());
@@ -171,29 +168,56 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 scores.meanMrr(), ranks, m.total(), byType, m.distinctContentRatio(), m.meanBigramDiversity(),
                 m.overGenerationCount(), cycle.acceptedActions(), cycle.mergeFloorViolations(),
                 cycle.generationGuardRefusals(), List.of());
-        List<CycleMetrics> past = new ArrayList<>();
-        for (String json : history.get()) {
-            past.add(CycleRows.fromJson(json));
-        }
+        List<CycleMetrics> past = pastRows();
         List<CollapseAlerts.Alert> alerts = CollapseAlerts.evaluate(past, row, config);
         row = row.withAlerts(alerts.stream().map(a -> a.kind().label()).toList());
-        String rowJson = CycleRows.toJson(row).toString();
-        out.collect(rowJson);
+        out.collect(row);
         for (CollapseAlerts.Alert a : alerts) {
-            ctx.output(ALERTS, JSON.createObjectNode().put("schema", "alert.v1").put("tenant_id", tenant)
-                    .put("cycle_id", row.cycleId()).put("kind", a.kind().label()).put("ts", row.ts().toString())
-                    .put("canary_set_id", row.canarySetId()).put("detail", a.detail()).toString());
+            ctx.output(ALERTS, new FiredAlert(tenant, row.cycleId(), a.kind(), row.ts(), row.canarySetId(), a.detail()));
         }
-        List<String> kept = new ArrayList<>();
+        List<CycleMetrics> kept = new ArrayList<>();
         for (CycleMetrics r : past) {
             if (r.canarySetId().equals(row.canarySetId()) && !r.cycleId().equals(row.cycleId())) {
-                kept.add(CycleRows.toJson(r).toString());
+                kept.add(r);
             }
         }
-        kept.add(rowJson);
+        kept.add(row);
         history.update(kept.subList(Math.max(0, kept.size() - config.window()), kept.size()));
+        historyAsJson.clear();
         ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
         open.clear();
+    }
+
+    /** The tenant's canary set, moved into typed state on first use when it was written as JSON. */
+    private CanarySet canarySet() throws IOException {
+        CanarySet set = canaries.value();
+        String json = canariesAsJson.value();
+        if (set == null && json != null) {
+            set = LegacyDetectorJson.canarySet(json);
+            canaries.update(set);
+            canariesAsJson.clear();
+        }
+        return set;
+    }
+
+    /** The tenant's history window, oldest first, with rows still held as JSON read once. */
+    private List<CycleMetrics> pastRows() throws Exception {
+        List<CycleMetrics> past = new ArrayList<>();
+        for (String json : historyAsJson.get()) {
+            past.add(CycleRows.fromJson(json));
+        }
+        history.get().forEach(past::add);
+        return past;
+    }
+
+    /** The canary set as state written before it was typed (JSON text). */
+    static ValueStateDescriptor<String> canariesAsJsonDescriptor() {
+        return new ValueStateDescriptor<>("canary-set", Types.STRING);
+    }
+
+    /** The history window as state written before it was typed (column-named JSON rows). */
+    static ListStateDescriptor<String> historyAsJsonDescriptor() {
+        return new ListStateDescriptor<>("cycle-history", Types.STRING);
     }
 
     /** The tenant's shape: the one already on the heap this interval, else the one in state (the current key's). */
@@ -218,30 +242,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         }
         changedShapes.clear();
         liveShapes.clear();
-    }
-
-    static String encode(CanarySet set) {
-        ObjectNode o = JSON.createObjectNode().put("id", set.id());
-        ArrayNode list = o.putArray("canaries");
-        for (CanarySet.Canary c : set.canaries()) {
-            list.addObject().put("id", c.id()).put("anchor", c.anchorRef()).put("type", c.anchorType().label())
-                    .put("query", c.query());
-        }
-        return o.toString();
-    }
-
-    static CanarySet decode(String json) {
-        try {
-            JsonNode o = JSON.readTree(json);
-            List<CanarySet.Canary> list = new ArrayList<>();
-            for (JsonNode c : o.path("canaries")) {
-                list.add(new CanarySet.Canary(c.get("id").asText(), c.get("anchor").asText(),
-                        RecordType.ofLabel(c.get("type").asText()), c.get("query").asText()));
-            }
-            return new CanarySet(o.get("id").asText(), list);
-        } catch (IOException e) {
-            throw new UncheckedIOException("corrupt canary set in state", e);
-        }
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.engram.jobs.collapse;
 
 import io.engram.jobs.store.StoreOp;
+import io.engram.model.collapse.CycleMetrics;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 
 /**
@@ -8,7 +9,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
  * changed since the last one to keyed state: one state write per active tenant and checkpoint instead of one
  * per record (with RocksDB each state write serializes the whole shape).
  */
-public final class CollapseDetectorOperator extends KeyedProcessOperator<String, StoreOp, String> {
+public final class CollapseDetectorOperator extends KeyedProcessOperator<String, StoreOp, CycleMetrics> {
 
     private static final long serialVersionUID = 1L;
 

@@ -1,15 +1,10 @@
 package io.engram.jobs.collapse;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Timestamp;
-import java.time.Instant;
 import org.apache.flink.connector.jdbc.JdbcConnectionOptions;
 import org.apache.flink.connector.jdbc.JdbcExecutionOptions;
 import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
@@ -21,8 +16,6 @@ import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
  * delivery leaves exactly one row per cycle.
  */
 public final class MetricsJdbc {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     static final String UPSERT_CYCLE = "INSERT INTO cycle_metrics (tenant_id, cycle_id, ts, close_reason, canary_set_id,"
             + " canary_count, mean_recall, mean_ndcg, mean_mrr, canary_ranks_json, store_total, store_by_type_json,"
@@ -51,33 +44,31 @@ public final class MetricsJdbc {
     private MetricsJdbc() {
     }
 
-    public static JdbcSink<String> cycleMetrics(JdbcConnectionOptions connection) {
-        return sink(connection, UPSERT_CYCLE, (ps, json) -> bindCycle(ps, CycleRows.fromJson(json)));
+    public static JdbcSink<CycleMetrics> cycleMetrics(JdbcConnectionOptions connection) {
+        return sink(connection, UPSERT_CYCLE, MetricsJdbc::bindCycle);
     }
 
-    public static JdbcSink<String> alerts(JdbcConnectionOptions connection) {
-        return sink(connection, UPSERT_ALERT, (ps, json) -> {
-            JsonNode a = parse(json);
-            ps.setString(1, a.get("tenant_id").asText());
-            ps.setString(2, a.get("cycle_id").asText());
-            ps.setString(3, a.get("kind").asText());
-            ps.setTimestamp(4, Timestamp.from(Instant.parse(a.get("ts").asText())));
-            ps.setString(5, a.get("canary_set_id").asText());
-            ps.setString(6, a.get("detail").asText());
+    public static JdbcSink<FiredAlert> alerts(JdbcConnectionOptions connection) {
+        return sink(connection, UPSERT_ALERT, (ps, a) -> {
+            ps.setString(1, a.tenantId());
+            ps.setString(2, a.cycleId());
+            ps.setString(3, a.kind().label());
+            ps.setTimestamp(4, Timestamp.from(a.ts()));
+            ps.setString(5, a.canarySetId());
+            ps.setString(6, a.detail());
         });
     }
 
-    public static JdbcSink<String> canaries(JdbcConnectionOptions connection) {
-        return sink(connection, INSERT_CANARY, (ps, json) -> {
-            JsonNode c = parse(json);
-            ps.setString(1, c.get("tenant_id").asText());
-            ps.setString(2, c.get("canary_set_id").asText());
-            ps.setString(3, c.get("canary_id").asText());
-            ps.setString(4, c.get("anchor_ref").asText());
-            ps.setString(5, c.get("anchor_type").asText());
-            ps.setString(6, c.get("query").asText());
-            ps.setString(7, c.get("source").asText());
-            ps.setTimestamp(8, Timestamp.from(Instant.parse(c.get("created_at").asText())));
+    public static JdbcSink<MintedCanary> canaries(JdbcConnectionOptions connection) {
+        return sink(connection, INSERT_CANARY, (ps, m) -> {
+            ps.setString(1, m.tenantId());
+            ps.setString(2, m.canarySetId());
+            ps.setString(3, m.canary().id());
+            ps.setString(4, m.canary().anchorRef());
+            ps.setString(5, m.canary().anchorType().label());
+            ps.setString(6, m.canary().query());
+            ps.setString(7, "auto");
+            ps.setTimestamp(8, Timestamp.from(m.createdAt()));
         });
     }
 
@@ -86,8 +77,8 @@ public final class MetricsJdbc {
                 .withUsername(user).withPassword(password).build();
     }
 
-    private static JdbcSink<String> sink(JdbcConnectionOptions connection, String sql, JdbcStatementBuilder<String> bind) {
-        return JdbcSink.<String>builder().withQueryStatement(sql, bind)
+    private static <T> JdbcSink<T> sink(JdbcConnectionOptions connection, String sql, JdbcStatementBuilder<T> bind) {
+        return JdbcSink.<T>builder().withQueryStatement(sql, bind)
                 .withExecutionOptions(JdbcExecutionOptions.builder().withBatchSize(200).withBatchIntervalMs(200)
                         .withMaxRetries(10).build())
                 .buildAtLeastOnce(connection);
@@ -114,13 +105,5 @@ public final class MetricsJdbc {
         ps.setLong(17, r.mergeFloorViolations());
         ps.setLong(18, r.generationGuardRefusals());
         ps.setString(19, columns.get("alerts_json").asText());
-    }
-
-    private static JsonNode parse(String json) {
-        try {
-            return JSON.readTree(json);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -20,8 +20,7 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
     @Override
     public void processElement(CompactionResult result, Context ctx, Collector<StoreOp> out) {
         long compactedAt = ctx.timestamp() == null ? 0 : ctx.timestamp(); // the compaction timer's time
-        for (String json : result.summariesJson()) {
-            SummaryRecord s = SummaryCodec.decode(json);
+        for (SummaryRecord s : result.summaries()) {
             out.collect(StoreOp.upsert(new MemoryRecord(s.id(), result.tenantId(), RecordType.SUMMARY, null, s.text(),
                     s.embedding(), s.sourceRefs(), s.generation(), s.score().confidence(), s.score().decayRate(), null,
                     result.sessionId(), null, null, null, null, null, null, s.summaryTokens(), s.to()), null));

@@ -1,11 +1,11 @@
 package io.engram.jobs.compaction;
 
+import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.Embedder;
-import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -13,7 +13,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Supplier;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -43,10 +42,6 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
 
     private static final long serialVersionUID = 1L;
 
-    /** Builds the embedder on the task manager (ONNX sessions are not serializable). */
-    public interface EmbedderFactory extends Supplier<Embedder>, Serializable {
-    }
-
     private final EmbedderFactory embedderFactory;
     private final long allowedLatenessMillis;
     private final long inactivityGapMillis;
@@ -55,7 +50,8 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
     private transient Embedder embedder;
     private transient SessionCompactor compactor;
     private transient MapState<String, PendingTurn> pending;
-    private transient ListState<String> summaries;
+    private transient ListState<SummaryRecord> summaries;
+    private transient ListState<String> summariesAsJson;
     private transient ValueState<Long> maxCompactedSeq;
     private transient ValueState<Long> idleTimer;
 
@@ -75,18 +71,35 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         StateTtlConfig ttl = StateTtlConfig.newBuilder(stateTtl).build();
         MapStateDescriptor<String, PendingTurn> pendingDescriptor = pendingTurnsDescriptor();
         pendingDescriptor.enableTimeToLive(ttl);
-        ListStateDescriptor<String> summariesDescriptor = new ListStateDescriptor<>("summaries", Types.STRING);
+        ListStateDescriptor<SummaryRecord> summariesDescriptor = liveSummariesDescriptor();
         summariesDescriptor.enableTimeToLive(ttl);
+        ListStateDescriptor<String> summariesAsJsonDescriptor = summariesAsJsonDescriptor();
+        summariesAsJsonDescriptor.enableTimeToLive(ttl);
         ValueStateDescriptor<Long> compactedDescriptor = new ValueStateDescriptor<>("max-compacted-seq", Types.LONG);
         compactedDescriptor.enableTimeToLive(ttl);
         pending = getRuntimeContext().getMapState(pendingDescriptor);
         summaries = getRuntimeContext().getListState(summariesDescriptor);
+        summariesAsJson = getRuntimeContext().getListState(summariesAsJsonDescriptor);
         maxCompactedSeq = getRuntimeContext().getState(compactedDescriptor);
         idleTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("idle-timer", Types.LONG));
     }
 
     /** An uncompacted turn with its token count, counted once on arrival rather than at every timer. */
     public record PendingTurn(TurnEvent turn, int tokens) {
+    }
+
+    /** A session's live summaries, the participants of its next merges. */
+    static ListStateDescriptor<SummaryRecord> liveSummariesDescriptor() {
+        return new ListStateDescriptor<>("live-summaries", SummaryRecordSerializer.INSTANCE);
+    }
+
+    /**
+     * The live summaries as state written before summaries were typed: JSON text under the name "summaries".
+     * A savepoint of that time restores into it; each session's are read once, at its next compaction, and
+     * rewritten typed ({@link LegacySummaryJson}).
+     */
+    static ListStateDescriptor<String> summariesAsJsonDescriptor() {
+        return new ListStateDescriptor<>("summaries", Types.STRING);
     }
 
     /** The uncompacted turns of a session, by turn id (also read by the operator test). */
@@ -132,8 +145,9 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         }
         ready.sort(Comparator.comparingLong(Turn::seq).thenComparing(Turn::turnId));
         List<SummaryRecord> live = new ArrayList<>();
-        for (String json : summaries.get()) {
-            live.add(SummaryCodec.decode(json));
+        summaries.get().forEach(live::add);
+        for (String json : summariesAsJson.get()) {
+            live.add(LegacySummaryJson.decode(json));
         }
         String[] key = ctx.getCurrentKey().split("/", 2);
         SessionCompactor.Outcome outcome = compactor.compact(key[0], key[1], ready, live, idle);
@@ -152,16 +166,16 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
             maxCompactedSeq.update(highest);
         }
         Set<String> retired = new HashSet<>(outcome.retiredSummaryIds());
-        List<String> kept = new ArrayList<>();
+        List<SummaryRecord> kept = new ArrayList<>();
         for (SummaryRecord s : live) {
             if (!retired.contains(s.id())) {
-                kept.add(SummaryCodec.encode(s));
+                kept.add(s);
             }
         }
-        List<String> created = outcome.summaries().stream().map(SummaryCodec::encode).toList();
-        kept.addAll(created);
+        kept.addAll(outcome.summaries());
         summaries.update(kept);
-        out.collect(new CompactionResult(key[0], key[1], created, outcome.compactedTurnIds(),
+        summariesAsJson.clear();
+        out.collect(new CompactionResult(key[0], key[1], outcome.summaries(), outcome.compactedTurnIds(),
                 outcome.retiredSummaryIds(), outcome.declinedClusters(), outcome.guardRefusals(),
                 outcome.floorViolations()));
     }

@@ -1,7 +1,7 @@
 package io.engram.jobs.documents;
 
 import io.engram.client.RejectReason;
-import io.engram.jobs.compaction.SessionCompactionFunction.EmbedderFactory;
+import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.StoreOp;

@@ -1,7 +1,6 @@
 package io.engram.jobs.embed;
 
 import io.engram.jobs.BatchingOperator;
-import io.engram.jobs.compaction.SessionCompactionFunction.EmbedderFactory;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
@@ -43,7 +42,7 @@ public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
     }
 
     @Override
-    protected boolean isFull(StoreOp added) {
+    protected boolean countAndCheckFull(StoreOp added) {
         if (added.needsEmbedding()) {
             textsBuffered++;
         }

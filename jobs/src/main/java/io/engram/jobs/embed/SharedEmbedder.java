@@ -1,6 +1,5 @@
 package io.engram.jobs.embed;
 
-import io.engram.jobs.compaction.SessionCompactionFunction.EmbedderFactory;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.EmbedderOptions;

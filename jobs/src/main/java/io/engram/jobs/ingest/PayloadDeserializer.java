@@ -2,7 +2,6 @@ package io.engram.jobs.ingest;
 
 import io.engram.client.PayloadKind;
 import io.engram.client.PayloadValidator;
-import io.engram.client.RejectReason;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.connector.kafka.source.reader.deserializer.KafkaRecordDeserializationSchema;
@@ -11,8 +10,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Reads every Kafka record of the input topics into an {@link Ingested}, validating it on the way
- * ({@link PayloadValidator}: the gateway client's own rules). It never throws: whatever the bytes, the result is
- * a payload or a reject, so bad input cannot fail the source. Valid payloads carry their {@code ts} as event
+ * ({@link PayloadValidator}: the gateway client's own rules). Whatever the bytes, the result is a payload or a
+ * reject, so bad input cannot fail the source; only a bug in the validator itself does. Valid payloads carry their {@code ts} as event
  * time; rejects carry the Kafka record's time.
  */
 public final class PayloadDeserializer implements KafkaRecordDeserializationSchema<Ingested> {
@@ -40,12 +39,9 @@ public final class PayloadDeserializer implements KafkaRecordDeserializationSche
     static Ingested ingest(PayloadValidator validator, String topic, int partition, long offset, long recordTime,
                            byte[] value) {
         PayloadKind expected = PayloadKind.ofTopic(topic);
-        PayloadValidator.Result result;
-        try {
-            result = validator.validate(value, expected);
-        } catch (RuntimeException e) { // a validator bug must not fail the source either
-            result = new PayloadValidator.Invalid(RejectReason.SCHEMA_VIOLATION, "validation failed: " + e, null);
-        }
+        // The validator turns every bad input into an Invalid result; an exception from it is a bug in Engram,
+        // which must fail the task loudly instead of passing for the gateway's bad input.
+        PayloadValidator.Result result = validator.validate(value, expected);
         if (result instanceof PayloadValidator.Valid valid) {
             return new Ingested(valid.kind(), valid.payload().toString(), valid.tenantId(), valid.ts().toEpochMilli(),
                     topic, partition, offset, valid.kind() == PayloadKind.DOC ? value : null, null, null);

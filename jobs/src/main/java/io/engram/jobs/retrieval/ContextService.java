@@ -1,6 +1,6 @@
 package io.engram.jobs.retrieval;
 
-import io.engram.jobs.store.OpenSearchMemoryStore;
+import io.engram.jobs.store.MemoryStore;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
@@ -31,13 +31,13 @@ public final class ContextService {
     public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
     }
 
-    private final OpenSearchMemoryStore store;
+    private final MemoryStore store;
     private final HybridRetriever retriever;
     private final ContextAssembler assembler;
     private final ContinuityTail tail;
     private final int memoryCandidates;
 
-    public ContextService(OpenSearchMemoryStore store, HybridRetriever retriever, double alpha2, ContinuityTail tail,
+    public ContextService(MemoryStore store, HybridRetriever retriever, double alpha2, ContinuityTail tail,
                           int memoryCandidates) {
         this.store = store;
         this.retriever = retriever;

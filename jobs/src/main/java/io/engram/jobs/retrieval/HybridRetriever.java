@@ -1,7 +1,7 @@
 package io.engram.jobs.retrieval;
 
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.OpenSearchMemoryStore.ScoredRecord;
+import io.engram.jobs.store.MemoryStore;
+import io.engram.jobs.store.MemoryStore.ScoredRecord;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Vectors;
 import io.engram.model.retrieval.MemoryRecord;
@@ -19,14 +19,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Hybrid retrieval for one tenant: BM25 and filtered k-NN candidates from OpenSearch, fused (reciprocal rank
- * fusion, or a normalised convex combination), then re-scored by {@link MemoryScore} (similarity, recency by
+ * Hybrid retrieval for one tenant: BM25 and filtered k-NN candidates from OpenSearch, fused by reciprocal rank
+ * fusion, then re-scored by {@link MemoryScore} (similarity, recency by
  * scope, scope weight, summary quality). The formulas live in shared-model; this class only fetches.
  */
 public final class HybridRetriever {
-
-    /** How the two candidate lists are fused. */
-    public enum Fusion { RRF, CONVEX }
 
     /**
      * What orders the final list: the fused score alone, or the fused score (scaled to [0, 1] by the best
@@ -37,16 +34,18 @@ public final class HybridRetriever {
 
     /**
      * @param candidateDepth how many candidates each retriever returns
-     * @param fusion         RRF (default) or convex
-     * @param rrfK           the RRF constant
-     * @param lexicalWeight  the BM25 weight of the convex combination
+     * @param rrfK           the constant of the reciprocal rank fusion of the two lists
      * @param ranking        fused or re-scored order
      * @param score          the re-scoring weights
      */
-    public record Options(int candidateDepth, Fusion fusion, int rrfK, double lexicalWeight, Ranking ranking,
-                          MemoryScore score) {
-        public static final Options DEFAULT = new Options(50, Fusion.RRF, RankFusion.DEFAULT_RRF_K, 0.5,
-                Ranking.RESCORED, MemoryScore.DEFAULT);
+    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score) {
+        public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
+                MemoryScore.DEFAULT);
+
+        /** These options ordered by {@code other} instead. */
+        public Options withRanking(Ranking other) {
+            return new Options(candidateDepth, rrfK, other, score);
+        }
     }
 
     /** A search for one tenant. */
@@ -64,11 +63,11 @@ public final class HybridRetriever {
                          Integer vectorRank) {
     }
 
-    private final OpenSearchMemoryStore store;
+    private final MemoryStore store;
     private final Embedder embedder;
     private final Options options;
 
-    public HybridRetriever(OpenSearchMemoryStore store, Embedder embedder, Options options) {
+    public HybridRetriever(MemoryStore store, Embedder embedder, Options options) {
         this.store = store;
         this.embedder = embedder;
         this.options = options;
@@ -83,24 +82,18 @@ public final class HybridRetriever {
         Map<String, MemoryRecord> records = new LinkedHashMap<>();
         Map<String, Integer> lexicalRank = new HashMap<>();
         Map<String, Integer> vectorRank = new HashMap<>();
-        Map<String, Double> lexicalScores = new LinkedHashMap<>();
-        Map<String, Double> vectorScores = new LinkedHashMap<>();
         for (int i = 0; i < lexical.size(); i++) {
             MemoryRecord r = lexical.get(i).record();
             records.putIfAbsent(r.id(), r);
             lexicalRank.put(r.id(), i + 1);
-            lexicalScores.put(r.id(), lexical.get(i).score());
         }
         for (int i = 0; i < semantic.size(); i++) {
             MemoryRecord r = semantic.get(i).record();
             records.putIfAbsent(r.id(), r);
             vectorRank.put(r.id(), i + 1);
-            vectorScores.put(r.id(), semantic.get(i).score());
         }
-        Map<String, Double> fused = options.fusion() == Fusion.RRF
-                ? RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
-                        semantic.stream().map(s -> s.record().id()).toList()), options.rrfK())
-                : RankFusion.convexCombination(lexicalScores, vectorScores, options.lexicalWeight());
+        Map<String, Double> fused = RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
+                semantic.stream().map(s -> s.record().id()).toList()), options.rrfK());
 
         double best = fused.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
         List<Result> results = new ArrayList<>();

@@ -37,18 +37,29 @@ import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBui
  * replay overwrites), deletes, and the tenant-scoped reads retrieval needs. Every read and write is routed by
  * tenant and every query carries a {@code tenant_id} filter; there is no method without a tenant.
  */
-public final class OpenSearchMemoryStore implements AutoCloseable {
-
-    /** What a hit carries besides the record. */
-    public record ScoredRecord(MemoryRecord record, double score) {
-    }
+public final class OpenSearchMemoryStore implements MemoryStore {
 
     private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
+    private static final java.util.regex.Pattern STATUS_LINE = java.util.regex.Pattern.compile("status line \\[HTTP/[0-9.]+ (\\d{3})");
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = VectorJson.MAPPER;
 
     private final OpenSearchClient client;
     private final String index;
     private final RetryPolicy retry;
+
+    /** A factory that opens this store on the task manager, for an operator to hold instead of the address. */
+    public static MemoryStore.Factory at(String httpUrl, String index, RetryPolicy retry) {
+        return new Location(httpUrl, index, retry);
+    }
+
+    private record Location(String httpUrl, String index, RetryPolicy retry) implements MemoryStore.Factory {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        public MemoryStore open() {
+            return new OpenSearchMemoryStore(httpUrl, index, retry);
+        }
+    }
 
     public OpenSearchMemoryStore(String httpUrl, String index, RetryPolicy retry) {
         URI uri = URI.create(httpUrl);
@@ -61,16 +72,12 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         this.retry = retry;
     }
 
-    /** The default index {@value MemoryIndexTemplate#INDEX} with the default retry policy. */
-    public static OpenSearchMemoryStore connect(String httpUrl) {
-        return new OpenSearchMemoryStore(httpUrl, MemoryIndexTemplate.INDEX, RetryPolicy.DEFAULT);
-    }
-
+    /** The index this store reads and writes. */
     public String index() {
         return index;
     }
 
-    /** Installs the index template for vectors of {@code dimension} and creates the index when absent. */
+    @Override
     public void ensureIndex(int dimension) {
         try {
             send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME, MemoryIndexTemplate.body(dimension).toString(), 200);
@@ -90,11 +97,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         }
     }
 
-    /**
-     * Indexes the records (insert or overwrite by id). Retries the whole request on connection loss and 5xx,
-     * and the items OpenSearch answered 429/5xx for, with backoff; items refused for good (a mapping error)
-     * and items still failing after the retry bound end in a {@link StoreWriteException}.
-     */
+    @Override
     public void upsert(List<MemoryRecord> records) {
         Map<String, BulkOperation> pending = new LinkedHashMap<>();
         for (MemoryRecord r : records) {
@@ -104,7 +107,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         write(pending);
     }
 
-    /** Deletes records by id (a missing id is not an error). */
+    @Override
     public void delete(String tenantId, List<String> ids) {
         Map<String, BulkOperation> pending = new LinkedHashMap<>();
         for (String id : ids) {
@@ -124,8 +127,14 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
             try {
                 List<BulkOperation> operations = new ArrayList<>(pending.values());
                 response = client.bulk(b -> b.operations(operations));
-            } catch (IOException | RuntimeException e) {
-                lastError = e; // connection loss or a whole-request failure: retry everything pending
+            } catch (IOException | OpenSearchException e) {
+                int status = statusOf(e);
+                if (status != 0 && !RETRYABLE.contains(status)) {
+                    // refused for good (a wrong password, a bad request): retrying only delays the failure
+                    throw new StoreWriteException("OpenSearch refused the bulk request with HTTP " + status + ": "
+                            + e.getMessage(), List.of(), e);
+                }
+                lastError = e; // connection loss, or an overloaded or restarting node: retry everything pending
                 continue;
             }
             List<StoreWriteException.ItemFailure> retryable = new ArrayList<>();
@@ -156,10 +165,27 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
     }
 
     /**
-     * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
-     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted. Refreshes first, so chunks
-     * written just before are deleted too.
+     * The HTTP status a whole request was answered with, or 0 when no answer came (connection loss, timeout).
+     * The client wraps an error answer in layers (an IOException around a TransportException around the
+     * response), so the chain is searched.
      */
+    private static int statusOf(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof OpenSearchException refused) {
+                return refused.status();
+            }
+            if (t instanceof org.opensearch.client.transport.httpclient5.ResponseException) {
+                // an answer that is not an OpenSearch error body: its message holds "status line [HTTP/1.1 503 …]"
+                java.util.regex.Matcher status = STATUS_LINE.matcher(String.valueOf(t.getMessage()));
+                if (status.find()) {
+                    return Integer.parseInt(status.group(1));
+                }
+            }
+        }
+        return 0;
+    }
+
+    @Override
     public long deleteOlderDocumentVersions(String tenantId, String agentId, String docPath, long keepVersion) {
         refresh(); // delete-by-query sees only searchable documents, and older chunks may have just been written
         String body = "{\"query\":{\"bool\":{\"filter\":["
@@ -179,26 +205,18 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         return "{\"term\":{\"" + field + "\":" + com.fasterxml.jackson.databind.node.TextNode.valueOf(value) + "}}";
     }
 
-    /** Makes every write so far searchable (tests, the demo, cycle closing). */
+    @Override
     public void refresh() {
         send("POST", "/" + index + "/_refresh", null, 200);
     }
 
-    /** BM25 over {@code text}, the tenant's records only, optionally of some types. */
+    @Override
     public List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
         Query match = Query.of(q -> q.match(m -> m.field("text").query(FieldValue.of(query))));
         return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
     }
 
-    /** A hit of {@link #bm25Candidates}: a record id, its source refs and its text; no vector. */
-    public record RefHit(String id, List<String> sourceRefs, String text) {
-    }
-
-    /**
-     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with its
-     * top {@code size} hits (ids, source refs and texts, no vectors): the candidates canary scoring re-ranks
-     * with the tenant's own statistics.
-     */
+    @Override
     public List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types) {
         List<String> searches = new ArrayList<>();
         for (String query : queries) {
@@ -222,11 +240,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         return results;
     }
 
-    /** How many of a tenant's records there are, and how many contain each term (BM25's N and df). */
-    public record TermCounts(long documents, Map<String, Long> documentFrequency) {
-    }
-
-    /** {@link TermCounts} over the tenant's records of {@code types}: one search, one {@code filters} bucket per term. */
+    @Override
     public TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types) {
         List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
         var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
@@ -275,7 +289,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         }
     }
 
-    /** k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return. */
+    @Override
     public List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
         List<Float> v = new ArrayList<>(vector.length);
         for (float f : vector) {
@@ -287,7 +301,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
         return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(knn).filter(filters(tenantId, Set.of())))), null);
     }
 
-    /** Records of the tenant matching exact field values, sorted by {@code sortField} (ascending or not). */
+    @Override
     public List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
                                    String sortField, boolean ascending) {
         List<Query> filters = filters(tenantId, types);
@@ -297,7 +311,7 @@ public final class OpenSearchMemoryStore implements AutoCloseable {
                 .stream().map(ScoredRecord::record).toList();
     }
 
-    /** How many records the tenant has (of the given types; all when empty). */
+    @Override
     public long count(String tenantId, Set<RecordType> types) {
         try {
             return client.count(c -> c.index(index).routing(tenantId)

@@ -27,7 +27,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * <p>Changes are written in batches ({@link BatchingOperator}: {@code maxBulk} changes or {@code maxDelay}).
  * Ids are deterministic, so a replay after a restore rewrites the same documents. Writing before forwarding means the detector only ever sees changes
  * that are in OpenSearch, and no watermark overtakes a buffered change. A write retries while OpenSearch is
- * unavailable ({@link RetryPolicy}), which backs the pipeline up instead of losing records.
+ * unavailable (the store's {@link RetryPolicy}), which backs the pipeline up instead of losing records.
  *
  * <p>When a write opens a new cycle for its tenant ({@link CycleClock}), the buffer is written first and a
  * {@link StoreOp.Kind#CLOSE_CYCLE} is emitted before the new cycle's change is buffered: the detector scores the
@@ -44,14 +44,12 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     private static final long serialVersionUID = 1L;
 
-    private final String openSearchUrl;
-    private final String index;
-    private final RetryPolicy retry;
+    private final MemoryStore.Factory storeFactory;
     private final int vectorDimension;
     private final int maxBulk;
     private final CycleClock clock;
 
-    private transient OpenSearchMemoryStore store;
+    private transient MemoryStore store;
     private transient int buffered;
     private transient ValueState<String> openCycle;
     private transient ValueState<Long> lastWrite;
@@ -66,13 +64,11 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
             .thenComparing(c -> c.op().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
-    public StoreWriterOperator(String openSearchUrl, String index, int vectorDimension, RetryPolicy retry, int maxBulk,
-                               Duration maxDelay, Duration quietGap) {
+    public StoreWriterOperator(MemoryStore.Factory storeFactory, int vectorDimension, int maxBulk, Duration maxDelay,
+                               Duration quietGap) {
         super(maxDelay);
-        this.openSearchUrl = openSearchUrl;
-        this.index = index;
+        this.storeFactory = storeFactory;
         this.vectorDimension = vectorDimension;
-        this.retry = retry;
         this.maxBulk = maxBulk;
         this.clock = new CycleClock(quietGap);
     }
@@ -80,7 +76,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     @Override
     public void open() throws Exception {
         super.open();
-        store = new OpenSearchMemoryStore(openSearchUrl, index, retry);
+        store = storeFactory.open();
         store.ensureIndex(vectorDimension);
         openCycle = getKeyedStateStore().getState(new ValueStateDescriptor<>("open-cycle", Types.STRING));
         lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
@@ -140,7 +136,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     }
 
     @Override
-    protected boolean isFull(StoreOp added) {
+    protected boolean countAndCheckFull(StoreOp added) {
         return ++buffered >= maxBulk;
     }
 

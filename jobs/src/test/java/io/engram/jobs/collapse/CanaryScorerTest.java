@@ -2,6 +2,7 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.engram.jobs.store.MemoryStore;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.collapse.CanarySet;
@@ -73,7 +74,7 @@ class CanaryScorerTest {
     private static List<String> shardOrder(OpenSearchMemoryStore store) {
         store.refresh();
         return store.bm25Candidates(TENANT, List.of("budget harbour"), 10, StoreShape.LEARNING_TYPES).get(0).stream()
-                .map(OpenSearchMemoryStore.RefHit::id).toList();
+                .map(MemoryStore.RefHit::id).toList();
     }
 
     /** A tenant whose routing lands on the same shard as {@link #TENANT}'s. */

@@ -2,13 +2,12 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CollapseConfig;
+import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
@@ -40,7 +39,6 @@ class CollapseDetectorOperatorTest {
     private static final String TENANT = "detector-op";
     private static final String INDEX = "engram-memories-detector-op";
     private static final long T0 = Instant.parse("2026-11-20T10:00:00Z").toEpochMilli();
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static String openSearchUrl;
 
     @BeforeAll
@@ -51,12 +49,14 @@ class CollapseDetectorOperatorTest {
         }
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, String> harness(String backend) throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> harness(String backend) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
-                new CollapseDetectorFunction(openSearchUrl, INDEX, CollapseConfig.DEFAULT, Duration.ofMinutes(10))),
+                new CollapseDetectorFunction(OpenSearchMemoryStore.at(openSearchUrl, INDEX, RetryPolicy.DEFAULT),
+                        CollapseConfig.DEFAULT, Duration.ofMinutes(10))),
                 StoreOp::tenantId, Types.STRING);
         StateBackend state = backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
         harness.setStateBackend(state);
+        harness.setup(DetectorSerializers.CycleMetricsSerializer.INSTANCE); // the pipeline's typed seam
         return harness;
     }
 
@@ -66,14 +66,14 @@ class CollapseDetectorOperatorTest {
                 null, List.of(), 0, null, null, null, null, null, null, null, null, null, null, 5, Instant.ofEpochMilli(ts)), "c0");
     }
 
-    private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, String> h, StoreOp op) throws Exception {
+    private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> h, StoreOp op) throws Exception {
         h.processElement(new StreamRecord<>(op, op.tsMillis()));
     }
 
-    private static JsonNode onlyRow(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, String> h) throws Exception {
-        List<String> rows = new ArrayList<>(h.extractOutputValues());
+    private static CycleMetrics onlyRow(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> h) {
+        List<CycleMetrics> rows = new ArrayList<>(h.extractOutputValues());
         assertThat(rows).hasSize(1);
-        return JSON.readTree(rows.get(0));
+        return rows.get(0);
     }
 
     @ParameterizedTest
@@ -94,10 +94,10 @@ class CollapseDetectorOperatorTest {
             feed(after, memory(5, T0 + 20));
             feed(after, StoreOp.delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
             feed(after, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
-            JsonNode row = onlyRow(after);
-            assertThat(row.path("cycle_id").asText()).isEqualTo("c0");
-            assertThat(row.path("store_total").asLong()).as("5 before the snapshot, +1 -1 after").isEqualTo(5);
-            assertThat(row.path("accepted_actions").asLong()).isEqualTo(7);
+            CycleMetrics row = onlyRow(after);
+            assertThat(row.cycleId()).isEqualTo("c0");
+            assertThat(row.storeTotal()).as("5 before the snapshot, +1 -1 after").isEqualTo(5);
+            assertThat(row.acceptedActions()).isEqualTo(7);
         }
     }
 
@@ -116,7 +116,51 @@ class CollapseDetectorOperatorTest {
             after.initializeState(snapshot);
             after.open();
             feed(after, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
-            assertThat(onlyRow(after).path("store_total").asLong()).isEqualTo(1);
+            assertThat(onlyRow(after).storeTotal()).isEqualTo(1);
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void aCanarySetAndHistoryHeldAsJsonByAnEarlierVersionCarryOn(String backend) throws Exception {
+        // what a savepoint of the version before typed state holds for a tenant: its canary set and history
+        // window as JSON text under the old state names
+        String canarySet = "{\"id\":\"cs-earlier\",\"canaries\":[{\"id\":\"c000\",\"anchor\":\""
+                + RecordIds.memory(TENANT, "m0") + "\",\"type\":\"memory\",\"query\":\"memory number about invoices\"}]}";
+        List<String> history = new ArrayList<>();
+        for (int c = 0; c < 5; c++) { // five healthy rows of that set: recall 1.0
+            history.add("{\"tenant_id\":\"" + TENANT + "\",\"cycle_id\":\"h" + c + "\",\"ts\":\"2026-11-19T10:00:00Z\","
+                    + "\"close_reason\":\"cycle_id\",\"canary_set_id\":\"cs-earlier\",\"canary_count\":1,\"mean_recall\":1.0,"
+                    + "\"mean_ndcg\":1.0,\"mean_mrr\":1.0,\"canary_ranks_json\":\"[[\\\"c000\\\",0]]\",\"store_total\":1,"
+                    + "\"store_by_type_json\":\"{\\\"memory\\\":1}\",\"distinct_content_ratio\":1.0,"
+                    + "\"mean_bigram_diversity\":1.0,\"over_generation_count\":0,\"accepted_actions\":1,"
+                    + "\"merge_floor_violations\":0,\"generation_guard_refusals\":0,\"alerts_json\":\"[]\"}");
+        }
+        try (var harness = harness(backend)) {
+            harness.open();
+            @SuppressWarnings("unchecked")
+            var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreOp, CycleMetrics>)
+                    harness.getOperator();
+            operator.setCurrentKey(TENANT);
+            var backendState = operator.getKeyedStateBackend();
+            backendState.getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                    org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
+                    CollapseDetectorFunction.canariesAsJsonDescriptor()).update(canarySet);
+            backendState.getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                    org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
+                    CollapseDetectorFunction.historyAsJsonDescriptor()).update(history);
+
+            // m0, the canary's anchor, is not in the index: the canary misses, recall falls from 1.0 to 0
+            feed(harness, memory(7, T0));
+            feed(harness, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            CycleMetrics row = onlyRow(harness);
+            assertThat(row.canarySetId()).as("the earlier set, not a new one").isEqualTo("cs-earlier");
+            assertThat(row.canaryRanks()).extracting(java.util.Map.Entry::getKey).containsExactly("c000");
+            assertThat(row.meanRecall()).isZero();
+            assertThat(row.alerts()).as("the window of five earlier rows fires the recall alert").contains("collapse-recall");
+            assertThat(harness.getSideOutput(CollapseDetectorFunction.CANARIES)).as("nothing minted").isNull();
+            assertThat(harness.getSideOutput(CollapseDetectorFunction.ALERTS)).extracting(r -> r.getValue().kind().label())
+                    .contains("collapse-recall");
         }
     }
 }

@@ -3,6 +3,7 @@ package io.engram.jobs.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.embed.OnnxEmbedder;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,8 +62,8 @@ class SessionCompactionFunctionTest {
     private static List<String> summaryIds(List<CompactionResult> results) {
         List<String> ids = new ArrayList<>();
         for (CompactionResult r : results) {
-            for (String json : r.summariesJson()) {
-                ids.add(SummaryCodec.decode(json).id() + " " + SummaryCodec.decode(json).text().hashCode());
+            for (SummaryRecord summary : r.summaries()) {
+                ids.add(summary.id() + " " + summary.text().hashCode());
             }
         }
         return ids;
@@ -198,8 +199,53 @@ class SessionCompactionFunctionTest {
             harness.processWatermark(T0 + 60_000L * 21 + Duration.ofHours(1).toMillis());
             List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
             assertThat(results).hasSize(1);
-            assertThat(results.get(0).summariesJson()).hasSize(1);
-            assertThat(SummaryCodec.decode(results.get(0).summariesJson().get(0)).sourceRefs()).startsWith("t0", "t1");
+            assertThat(results.get(0).summaries()).singleElement()
+                    .satisfies(summary -> assertThat(summary.sourceRefs()).startsWith("t0", "t1"));
         }
+    }
+
+    @Test
+    void liveSummariesInTheJsonStateOfAnEarlierVersionAreReadOnceAndKeptTyped() throws Exception {
+        // what a savepoint taken before typed state holds for a session: its live summaries as JSON text
+        StringBuilder vector = new StringBuilder();
+        for (int i = 0; i < 384; i++) {
+            vector.append(i == 0 ? "" : ",").append(i == 0 ? "1.0" : "0.0");
+        }
+        String before = "{\"id\":\"sum-earlier\",\"text\":\"We planned the trip to the lake.\",\"generation\":1,"
+                + "\"q_align\":0.8,\"q_cover\":0.7,\"confidence\":0.75,\"decay_rate\":0.25,"
+                + "\"from\":\"2025-12-01T00:00:00Z\",\"to\":\"2025-12-01T00:20:00Z\",\"source_tokens\":300,"
+                + "\"summary_tokens\":40,\"source_refs\":[\"e0\",\"e1\"],\"embedding\":[" + vector + "]}";
+        try (var harness = harness()) {
+            listState(harness, SessionCompactionFunction.summariesAsJsonDescriptor()).add(before);
+            for (TurnEvent t : session(40)) {
+                harness.processElement(new StreamRecord<>(t, t.tsMillis()));
+            }
+            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
+            List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
+            assertThat(results).hasSize(1);
+
+            List<SummaryRecord> live = new ArrayList<>();
+            listState(harness, SessionCompactionFunction.liveSummariesDescriptor()).get().forEach(live::add);
+            assertThat(live).extracting(SummaryRecord::id)
+                    .containsExactly("sum-earlier", results.get(0).summaries().get(0).id());
+            SummaryRecord earlier = live.get(0);
+            assertThat(earlier.text()).isEqualTo("We planned the trip to the lake.");
+            assertThat(earlier.sourceRefs()).containsExactly("e0", "e1");
+            assertThat(earlier.score().confidence()).isEqualTo(0.75);
+            assertThat(earlier.to()).isEqualTo(java.time.Instant.parse("2025-12-01T00:20:00Z"));
+            assertThat(earlier.embedding()).hasSize(384).startsWith(1.0f, 0.0f);
+            assertThat(listState(harness, SessionCompactionFunction.summariesAsJsonDescriptor()).get()).isEmpty();
+        }
+    }
+
+    private static <T> org.apache.flink.api.common.state.ListState<T> listState(
+            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness,
+            org.apache.flink.api.common.state.ListStateDescriptor<T> descriptor) throws Exception {
+        @SuppressWarnings("unchecked")
+        KeyedProcessOperator<String, TurnEvent, CompactionResult> operator =
+                (KeyedProcessOperator<String, TurnEvent, CompactionResult>) harness.getOperator();
+        operator.setCurrentKey("acme/s1");
+        return operator.getKeyedStateBackend().getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE, descriptor);
     }
 }

@@ -177,14 +177,22 @@ public final class EndToEndInput {
         return out;
     }
 
-    /** The tenants' rows of the three tables, one line each, then (if asked) deleted for the next run. */
-
-    public static Map<String, List<String>> rows(EmbeddedPostgreSql postgres, boolean delete) throws Exception {
-        return rows(postgres, delete, TENANTS);
+    /** The end-to-end tenants' rows of the three tables, one line each. */
+    public static Map<String, List<String>> rows(EmbeddedPostgreSql postgres) throws Exception {
+        return read(postgres, TENANTS, false);
     }
 
-    /** The same for any tenants. */
-    public static Map<String, List<String>> rows(EmbeddedPostgreSql postgres, boolean delete, List<String> of)
+    /** The end-to-end tenants' rows, one line each, deleted once read so the next run starts without them. */
+    public static Map<String, List<String>> takeRows(EmbeddedPostgreSql postgres) throws Exception {
+        return read(postgres, TENANTS, true);
+    }
+
+    /** {@link #takeRows} for any tenants. */
+    public static Map<String, List<String>> takeRows(EmbeddedPostgreSql postgres, List<String> of) throws Exception {
+        return read(postgres, of, true);
+    }
+
+    private static Map<String, List<String>> read(EmbeddedPostgreSql postgres, List<String> of, boolean delete)
             throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
         String tenants = of.stream().map(t -> "'" + t + "'").collect(Collectors.joining(","));

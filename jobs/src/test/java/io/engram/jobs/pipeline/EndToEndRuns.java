@@ -62,7 +62,7 @@ abstract class EndToEndRuns {
     private List<JsonNode> rejects;
 
     @BeforeAll
-    void runThreeTimes(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
+    void runPlainAndVariant(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
         Map<TopicPartition, Long> from = PipelineRun.inputOffsets(kafka);
         input = EndToEndInput.produce(kafka);
 
@@ -73,7 +73,7 @@ abstract class EndToEndRuns {
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT);
         plain = EndToEndInput.snapshot(store);
-        rowsPlain = EndToEndInput.rows(postgres, true);
+        rowsPlain = EndToEndInput.takeRows(postgres);
 
         variant(kafka, openSearch, postgres, from);
         List<JsonNode> all = PipelineRun.readAll(kafka, Topics.REJECTS).stream().map(r -> {
@@ -98,7 +98,7 @@ abstract class EndToEndRuns {
         PipelineConfig config = PipelineRun.config(kafka, proxy.url(), postgres, "engram-memories-" + name, name);
         PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), restarts);
         try (OpenSearchMemoryStore s = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT)) {
-            return new Contents(EndToEndInput.snapshot(s), EndToEndInput.rows(postgres, false));
+            return new Contents(EndToEndInput.snapshot(s), EndToEndInput.rows(postgres));
         }
     }
 

@@ -101,4 +101,27 @@ class OpenSearchMemoryStoreTest {
                     .hasMessageContaining("1 documents not written after 3 attempts");
         }
     }
+
+    @Test
+    void aRequestRefusedForGoodIsNotRetried(EmbeddedOpenSearch openSearch) {
+        RetryPolicy patient = new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(20));
+        try (OutageProxy proxy = new OutageProxy(openSearch.httpUrl(), 0, 0).answerEveryBulkWith(401);
+             OpenSearchMemoryStore refused = new OpenSearchMemoryStore(proxy.url(), "engram-memories-store-test", patient)) {
+            assertThatThrownBy(() -> refused.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class).hasMessageContaining("HTTP 401");
+            assertThat(proxy.bulks()).as("a refusal is not a transient failure").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRequestAnOverloadedNodeRefusesIsRetriedToTheBound(EmbeddedOpenSearch openSearch) {
+        RetryPolicy patient = new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(20));
+        try (OutageProxy proxy = new OutageProxy(openSearch.httpUrl(), 0, 0).answerEveryBulkWith(503);
+             OpenSearchMemoryStore overloaded = new OpenSearchMemoryStore(proxy.url(), "engram-memories-store-test", patient)) {
+            assertThatThrownBy(() -> overloaded.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class)
+                    .hasMessageContaining("1 documents not written after 5 attempts");
+            assertThat(proxy.bulks()).isEqualTo(5);
+        }
+    }
 }

@@ -29,10 +29,17 @@ public final class OutageProxy implements AutoCloseable {
     private final AtomicInteger forwardedBulks = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
     private volatile int failingBulk;
+    private volatile int everyBulkStatus;
 
     /** Answers the {@code n}-th bulk request with a permanent refusal of all its documents. */
     public OutageProxy failingBulk(int n) {
         failingBulk = n;
+        return this;
+    }
+
+    /** Answers every bulk request with a whole-request error of this HTTP status (401: a wrong password, …). */
+    public OutageProxy answerEveryBulkWith(int status) {
+        everyBulkStatus = status;
         return this;
     }
 
@@ -46,6 +53,11 @@ public final class OutageProxy implements AutoCloseable {
             try (exchange) {
                 boolean bulk = exchange.getRequestURI().getPath().endsWith("/_bulk");
                 int n = bulk ? bulks.incrementAndGet() : 0;
+                if (bulk && everyBulkStatus != 0) {
+                    respond(exchange, everyBulkStatus, "{\"error\":{\"type\":\"security_exception\","
+                            + "\"reason\":\"answered by the outage proxy\"},\"status\":" + everyBulkStatus + "}");
+                    return;
+                }
                 if (bulk && n > passFirst && n <= passFirst + refuse) {
                     int status = refused.incrementAndGet() % 2 == 1 ? 429 : 503;
                     respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
@@ -119,6 +131,11 @@ public final class OutageProxy implements AutoCloseable {
     /** Bulk requests refused so far. */
     public int refused() {
         return refused.get();
+    }
+
+    /** Bulk requests received, whatever their answer. */
+    public int bulks() {
+        return bulks.get();
     }
 
     /** Bulk requests answered with a permanent refusal. */

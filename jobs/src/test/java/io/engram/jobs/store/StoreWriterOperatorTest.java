@@ -59,8 +59,8 @@ class StoreWriterOperatorTest {
     private static final Change B2 = summary("b", 2, "11:20", "11:30");
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, StoreOp> harness(String index) throws Exception {
-        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(url, index, 3,
-                RetryPolicy.DEFAULT, 1, Duration.ofMillis(50), Duration.ofMinutes(30)), StoreOp::tenantId, Types.STRING);
+        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(
+                OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT), 3, 1, Duration.ofMillis(50), Duration.ofMinutes(30)), StoreOp::tenantId, Types.STRING);
         harness.setStateBackend(new EmbeddedRocksDBStateBackend());
         return harness;
     }

@@ -113,11 +113,11 @@ public final class DeonticLexer {
     /** The rules in {@code text}, in order of appearance. */
     public List<Rule> rules(CharSequence text) {
         Scan scan = SCANS.get();
-        scan.reset(text);
+        // the rules of this call only: the reused scanner holds nothing a failed call could leave behind
+        List<Rule> found = new ArrayList<>(2);
+        scan.reset(text, found);
         scan.run();
-        List<Rule> found = scan.rules.isEmpty() ? List.of() : List.copyOf(scan.rules);
-        scan.rules.clear();
-        return found;
+        return found.isEmpty() ? List.of() : List.copyOf(found);
     }
 
     /** One scanner per thread: its buffers are reused from text to text instead of allocated per call. */
@@ -127,7 +127,7 @@ public final class DeonticLexer {
     private static final class Scan {
         private char[] text = new char[256];
         private int length;
-        private final List<Rule> rules = new ArrayList<>();
+        private List<Rule> rules;
         private int[] starts = new int[64];
         private int[] ends = new int[64];
         private byte[] types = new byte[64];
@@ -146,7 +146,8 @@ public final class DeonticLexer {
         private char boundary;
 
         /** Copies the text into the reused buffer: the scan reads an array instead of calling charAt. */
-        void reset(CharSequence input) {
+        void reset(CharSequence input, List<Rule> into) {
+            rules = into;
             String s = input.toString();
             length = s.length();
             if (text.length < length) {

@@ -5,9 +5,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Fusion of ranked candidate lists (docs/contracts.md §E.1). Reciprocal rank fusion scores a candidate Σ 1/(k + rank),
- * ranks from 1, over the lists it appears in; the convex combination min-max normalises each list's scores
- * to [0, 1] and mixes them with a weight.
+ * Fusion of ranked candidate lists (docs/contracts.md §E.1): reciprocal rank fusion scores a candidate
+ * Σ 1/(k + rank), ranks from 1, over the lists it appears in. Ranks, not scores, so BM25's unbounded scores
+ * and cosine similarities need no common scale.
  */
 public final class RankFusion {
 
@@ -29,36 +29,5 @@ public final class RankFusion {
             }
         }
         return fused;
-    }
-
-    /**
-     * {@code weight·norm(lexical) + (1 − weight)·norm(vector)}; a candidate missing from a list gets 0 there,
-     * and a list whose scores are all equal normalises to 1.
-     */
-    public static Map<String, Double> convexCombination(Map<String, Double> lexical, Map<String, Double> vector,
-                                                        double weight) {
-        if (weight < 0 || weight > 1) {
-            throw new IllegalArgumentException("weight must be in [0, 1]: " + weight);
-        }
-        Map<String, Double> a = minMax(lexical);
-        Map<String, Double> b = minMax(vector);
-        Map<String, Double> fused = new LinkedHashMap<>();
-        a.forEach((id, s) -> fused.merge(id, weight * s, Double::sum));
-        b.forEach((id, s) -> fused.merge(id, (1 - weight) * s, Double::sum));
-        return fused;
-    }
-
-    static Map<String, Double> minMax(Map<String, Double> scores) {
-        double min = Double.POSITIVE_INFINITY;
-        double max = Double.NEGATIVE_INFINITY;
-        for (double s : scores.values()) {
-            min = Math.min(min, s);
-            max = Math.max(max, s);
-        }
-        Map<String, Double> out = new LinkedHashMap<>();
-        for (Map.Entry<String, Double> e : scores.entrySet()) {
-            out.put(e.getKey(), max == min ? 1.0 : (e.getValue() - min) / (max - min));
-        }
-        return out;
     }
 }

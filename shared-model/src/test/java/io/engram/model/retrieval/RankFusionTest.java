@@ -3,7 +3,6 @@ package io.engram.model.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -18,16 +17,5 @@ class RankFusionTest {
         assertThat(fused.get("c")).isCloseTo(1.0 / 63 + 1.0 / 61, within(1e-12));
         // a document found by both retrievers beats one found by either alone
         assertThat(fused.get("c")).isGreaterThan(fused.get("b"));
-    }
-
-    @Test
-    void convexCombinationNormalisesEachListFirst() {
-        Map<String, Double> lexical = new LinkedHashMap<>(Map.of("a", 12.0, "b", 2.0));
-        Map<String, Double> vector = new LinkedHashMap<>(Map.of("a", 0.5, "c", 0.9));
-        Map<String, Double> fused = RankFusion.convexCombination(lexical, vector, 0.3);
-        assertThat(fused.get("a")).isCloseTo(0.3 * 1.0 + 0.7 * 0.0, within(1e-12));
-        assertThat(fused.get("b")).isCloseTo(0.0, within(1e-12));
-        assertThat(fused.get("c")).isCloseTo(0.7, within(1e-12));
-        assertThat(RankFusion.minMax(Map.of("x", 3.0, "y", 3.0))).containsEntry("x", 1.0).containsEntry("y", 1.0);
     }
 }

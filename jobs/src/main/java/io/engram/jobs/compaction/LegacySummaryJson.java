@@ -2,8 +2,6 @@ package io.engram.jobs.compaction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.jobs.VectorJson;
 import io.engram.model.compaction.PreservationScore;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
@@ -13,35 +11,19 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Summaries as JSON: in Flink state (schema-stable, no Kryo) and on the wire to the store writer. */
-public final class SummaryCodec {
+/**
+ * Summaries as JSON, the layout of compaction's keyed state before it was typed ({@link SummaryRecordSerializer}).
+ * Only read: a savepoint taken before then restores its live summaries through here once (docs/operations.md,
+ * "Upgrades").
+ */
+final class LegacySummaryJson {
 
     private static final ObjectMapper JSON = VectorJson.MAPPER;
 
-    private SummaryCodec() {
+    private LegacySummaryJson() {
     }
 
-    public static String encode(SummaryRecord s) {
-        ObjectNode o = JSON.createObjectNode();
-        o.put("id", s.id()).put("text", s.text()).put("generation", s.generation())
-                .put("q_align", s.score().qAlign()).put("q_cover", s.score().qCover())
-                .put("confidence", s.score().confidence()).put("decay_rate", s.score().decayRate())
-                .put("from", s.from().toString()).put("to", s.to().toString())
-                .put("source_tokens", s.sourceTokens()).put("summary_tokens", s.summaryTokens());
-        ArrayNode refs = o.putArray("source_refs");
-        s.sourceRefs().forEach(refs::add);
-        ArrayNode vector = o.putArray("embedding");
-        for (float v : s.embedding()) {
-            vector.add(v);
-        }
-        try {
-            return JSON.writeValueAsString(o);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    public static SummaryRecord decode(String json) {
+    static SummaryRecord decode(String json) {
         try {
             JsonNode o = JSON.readTree(json);
             List<String> refs = new ArrayList<>();

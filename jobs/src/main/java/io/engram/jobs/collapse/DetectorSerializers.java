@@ -1,0 +1,243 @@
+package io.engram.jobs.collapse;
+
+import io.engram.jobs.serde.ImmutableSerializer;
+import io.engram.jobs.serde.Layout;
+import io.engram.jobs.serde.SerializerTypeInfo;
+import io.engram.model.collapse.CanarySet;
+import io.engram.model.collapse.CollapseAlerts;
+import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.retrieval.RecordType;
+import java.io.IOException;
+import java.util.AbstractMap.SimpleImmutableEntry;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * The detector's typed seams: its cycle rows, fired alerts and minted canaries as streams, and its canary set
+ * and history window in keyed state. Each layout is version 1 of its snapshot.
+ */
+final class DetectorSerializers {
+
+    static final TypeInformation<CycleMetrics> CYCLE_ROWS = SerializerTypeInfo.of(CycleMetrics.class, CycleMetricsSerializer.INSTANCE);
+    static final TypeInformation<FiredAlert> ALERTS = SerializerTypeInfo.of(FiredAlert.class, FiredAlertSerializer.INSTANCE);
+    static final TypeInformation<MintedCanary> CANARIES = SerializerTypeInfo.of(MintedCanary.class, MintedCanarySerializer.INSTANCE);
+
+    private DetectorSerializers() {
+    }
+
+    static final class CycleMetricsSerializer extends ImmutableSerializer<CycleMetrics> {
+        private static final long serialVersionUID = 1L;
+        static final CycleMetricsSerializer INSTANCE = new CycleMetricsSerializer();
+
+        @Override
+        public CycleMetrics createInstance() {
+            return null;
+        }
+
+        @Override
+        public void serialize(CycleMetrics r, DataOutputView out) throws IOException {
+            Layout.writeString(r.tenantId(), out);
+            Layout.writeString(r.cycleId(), out);
+            Layout.writeInstant(r.ts(), out);
+            Layout.writeString(r.closeReason(), out);
+            Layout.writeString(r.canarySetId(), out);
+            out.writeInt(r.canaryCount());
+            out.writeDouble(r.meanRecall());
+            out.writeDouble(r.meanNdcg());
+            out.writeDouble(r.meanMrr());
+            out.writeInt(r.canaryRanks().size());
+            for (Map.Entry<String, Integer> rank : r.canaryRanks()) {
+                Layout.writeString(rank.getKey(), out);
+                out.writeInt(rank.getValue());
+            }
+            out.writeLong(r.storeTotal());
+            Map<String, Long> byType = new TreeMap<>(r.storeByType());
+            out.writeInt(byType.size());
+            for (Map.Entry<String, Long> type : byType.entrySet()) {
+                Layout.writeString(type.getKey(), out);
+                out.writeLong(type.getValue());
+            }
+            out.writeDouble(r.distinctContentRatio());
+            out.writeDouble(r.meanBigramDiversity());
+            out.writeLong(r.overGenerationCount());
+            out.writeLong(r.acceptedActions());
+            out.writeLong(r.mergeFloorViolations());
+            out.writeLong(r.generationGuardRefusals());
+            Layout.writeStrings(r.alerts(), out);
+        }
+
+        @Override
+        public CycleMetrics deserialize(DataInputView in) throws IOException {
+            String tenant = Layout.readString(in);
+            String cycle = Layout.readString(in);
+            var ts = Layout.readInstant(in);
+            String reason = Layout.readString(in);
+            String set = Layout.readString(in);
+            int count = in.readInt();
+            double recall = in.readDouble();
+            double ndcg = in.readDouble();
+            double mrr = in.readDouble();
+            int n = in.readInt();
+            List<Map.Entry<String, Integer>> ranks = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                ranks.add(new SimpleImmutableEntry<>(Layout.readString(in), in.readInt()));
+            }
+            long total = in.readLong();
+            int types = in.readInt();
+            Map<String, Long> byType = new TreeMap<>();
+            for (int i = 0; i < types; i++) {
+                byType.put(Layout.readString(in), in.readLong());
+            }
+            return new CycleMetrics(tenant, cycle, ts, reason, set, count, recall, ndcg, mrr, ranks, total, byType,
+                    in.readDouble(), in.readDouble(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
+                    Layout.readStrings(in));
+        }
+
+        @Override
+        public TypeSerializerSnapshot<CycleMetrics> snapshotConfiguration() {
+            return new CycleMetricsSnapshot();
+        }
+    }
+
+    /** Layout version 1 of a cycle row: the fields in record order, store_by_type sorted by type. */
+    public static final class CycleMetricsSnapshot extends SimpleTypeSerializerSnapshot<CycleMetrics> {
+        public CycleMetricsSnapshot() {
+            super(() -> CycleMetricsSerializer.INSTANCE);
+        }
+    }
+
+    static final class CanarySetSerializer extends ImmutableSerializer<CanarySet> {
+        private static final long serialVersionUID = 1L;
+        static final CanarySetSerializer INSTANCE = new CanarySetSerializer();
+
+        @Override
+        public CanarySet createInstance() {
+            return null;
+        }
+
+        @Override
+        public void serialize(CanarySet set, DataOutputView out) throws IOException {
+            Layout.writeString(set.id(), out);
+            out.writeInt(set.canaries().size());
+            for (CanarySet.Canary c : set.canaries()) {
+                writeCanary(c, out);
+            }
+        }
+
+        @Override
+        public CanarySet deserialize(DataInputView in) throws IOException {
+            String id = Layout.readString(in);
+            int n = in.readInt();
+            List<CanarySet.Canary> canaries = new ArrayList<>(n);
+            for (int i = 0; i < n; i++) {
+                canaries.add(readCanary(in));
+            }
+            return new CanarySet(id, canaries);
+        }
+
+        @Override
+        public TypeSerializerSnapshot<CanarySet> snapshotConfiguration() {
+            return new CanarySetSnapshot();
+        }
+    }
+
+    /** Layout version 1 of a canary set: its id, then each canary's id, anchor, anchor type and query. */
+    public static final class CanarySetSnapshot extends SimpleTypeSerializerSnapshot<CanarySet> {
+        public CanarySetSnapshot() {
+            super(() -> CanarySetSerializer.INSTANCE);
+        }
+    }
+
+    static final class FiredAlertSerializer extends ImmutableSerializer<FiredAlert> {
+        private static final long serialVersionUID = 1L;
+        static final FiredAlertSerializer INSTANCE = new FiredAlertSerializer();
+
+        @Override
+        public FiredAlert createInstance() {
+            return null;
+        }
+
+        @Override
+        public void serialize(FiredAlert a, DataOutputView out) throws IOException {
+            Layout.writeString(a.tenantId(), out);
+            Layout.writeString(a.cycleId(), out);
+            Layout.writeString(a.kind().name(), out);
+            Layout.writeInstant(a.ts(), out);
+            Layout.writeString(a.canarySetId(), out);
+            Layout.writeString(a.detail(), out);
+        }
+
+        @Override
+        public FiredAlert deserialize(DataInputView in) throws IOException {
+            return new FiredAlert(Layout.readString(in), Layout.readString(in),
+                    CollapseAlerts.Kind.valueOf(Layout.readString(in)), Layout.readInstant(in), Layout.readString(in),
+                    Layout.readString(in));
+        }
+
+        @Override
+        public TypeSerializerSnapshot<FiredAlert> snapshotConfiguration() {
+            return new FiredAlertSnapshot();
+        }
+    }
+
+    /** Layout version 1 of a fired alert: the fields in record order, the kind by its enum name. */
+    public static final class FiredAlertSnapshot extends SimpleTypeSerializerSnapshot<FiredAlert> {
+        public FiredAlertSnapshot() {
+            super(() -> FiredAlertSerializer.INSTANCE);
+        }
+    }
+
+    static final class MintedCanarySerializer extends ImmutableSerializer<MintedCanary> {
+        private static final long serialVersionUID = 1L;
+        static final MintedCanarySerializer INSTANCE = new MintedCanarySerializer();
+
+        @Override
+        public MintedCanary createInstance() {
+            return null;
+        }
+
+        @Override
+        public void serialize(MintedCanary m, DataOutputView out) throws IOException {
+            Layout.writeString(m.tenantId(), out);
+            Layout.writeString(m.canarySetId(), out);
+            writeCanary(m.canary(), out);
+            Layout.writeInstant(m.createdAt(), out);
+        }
+
+        @Override
+        public MintedCanary deserialize(DataInputView in) throws IOException {
+            return new MintedCanary(Layout.readString(in), Layout.readString(in), readCanary(in), Layout.readInstant(in));
+        }
+
+        @Override
+        public TypeSerializerSnapshot<MintedCanary> snapshotConfiguration() {
+            return new MintedCanarySnapshot();
+        }
+    }
+
+    /** Layout version 1 of a minted canary: tenant, set id, the canary as in a set, creation time. */
+    public static final class MintedCanarySnapshot extends SimpleTypeSerializerSnapshot<MintedCanary> {
+        public MintedCanarySnapshot() {
+            super(() -> MintedCanarySerializer.INSTANCE);
+        }
+    }
+
+    private static void writeCanary(CanarySet.Canary c, DataOutputView out) throws IOException {
+        Layout.writeString(c.id(), out);
+        Layout.writeString(c.anchorRef(), out);
+        Layout.writeString(c.anchorType().label(), out);
+        Layout.writeString(c.query(), out);
+    }
+
+    private static CanarySet.Canary readCanary(DataInputView in) throws IOException {
+        return new CanarySet.Canary(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
+                Layout.readString(in));
+    }
+}

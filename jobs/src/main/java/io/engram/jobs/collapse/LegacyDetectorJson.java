@@ -1,0 +1,37 @@
+package io.engram.jobs.collapse;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.model.collapse.CanarySet;
+import io.engram.model.retrieval.RecordType;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The detector's canary set as JSON, the layout of its keyed state before it was typed
+ * ({@link DetectorSerializers}). Only read: a savepoint taken before then restores each tenant's set through
+ * here once (docs/operations.md, "Upgrades"). History rows of that time are {@link io.engram.model.collapse.CycleRows}.
+ */
+final class LegacyDetectorJson {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private LegacyDetectorJson() {
+    }
+
+    static CanarySet canarySet(String json) {
+        try {
+            JsonNode o = JSON.readTree(json);
+            List<CanarySet.Canary> list = new ArrayList<>();
+            for (JsonNode c : o.path("canaries")) {
+                list.add(new CanarySet.Canary(c.get("id").asText(), c.get("anchor").asText(),
+                        RecordType.ofLabel(c.get("type").asText()), c.get("query").asText()));
+            }
+            return new CanarySet(o.get("id").asText(), list);
+        } catch (IOException e) {
+            throw new UncheckedIOException("corrupt canary set in state", e);
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.engram.jobs.compaction;
+
+import io.engram.jobs.serde.ImmutableSerializer;
+import io.engram.jobs.serde.Layout;
+import io.engram.model.compaction.SessionCompactor.SummaryRecord;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/** What a compaction produced, from the compaction operator to the step that turns it into store changes. */
+final class CompactionResultSerializer extends ImmutableSerializer<CompactionResult> {
+
+    private static final long serialVersionUID = 1L;
+    static final CompactionResultSerializer INSTANCE = new CompactionResultSerializer();
+
+    @Override
+    public CompactionResult createInstance() {
+        return null;
+    }
+
+    @Override
+    public void serialize(CompactionResult r, DataOutputView out) throws IOException {
+        Layout.writeString(r.tenantId(), out);
+        Layout.writeString(r.sessionId(), out);
+        out.writeInt(r.summaries().size());
+        for (SummaryRecord s : r.summaries()) {
+            SummaryRecordSerializer.INSTANCE.serialize(s, out);
+        }
+        Layout.writeStrings(r.compactedTurnIds(), out);
+        Layout.writeStrings(r.retiredSummaryIds(), out);
+        out.writeInt(r.declinedClusters());
+        out.writeInt(r.guardRefusals());
+        out.writeInt(r.floorViolations());
+    }
+
+    @Override
+    public CompactionResult deserialize(DataInputView in) throws IOException {
+        String tenant = Layout.readString(in);
+        String session = Layout.readString(in);
+        int n = in.readInt();
+        List<SummaryRecord> summaries = new ArrayList<>(n);
+        for (int i = 0; i < n; i++) {
+            summaries.add(SummaryRecordSerializer.INSTANCE.deserialize(in));
+        }
+        return new CompactionResult(tenant, session, summaries, Layout.readStrings(in), Layout.readStrings(in),
+                in.readInt(), in.readInt(), in.readInt());
+    }
+
+    @Override
+    public TypeSerializerSnapshot<CompactionResult> snapshotConfiguration() {
+        return new Snapshot();
+    }
+
+    /** Layout version 1: the fields in record order, summaries in {@link SummaryRecordSerializer}'s layout. */
+    public static final class Snapshot extends SimpleTypeSerializerSnapshot<CompactionResult> {
+        public Snapshot() {
+            super(() -> INSTANCE);
+        }
+    }
+}
