@@ -15,6 +15,22 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
+    /** A payload of {@code kind} as JSON, keyed as its topic's contract says (docs/contracts.md, "Contracts"). */
+    public static Payload of(PayloadKind kind, ObjectNode json) {
+        String tenant = json.path("tenant_id").asText();
+        String key = switch (kind) {
+            case TURN -> sessionKey(tenant, json.path("session_id").asText());
+            case DOC -> tenant + "/" + json.path("agent_id").asText() + "/" + json.path("path").asText();
+            case MEMORY -> tenant;
+        };
+        return new Payload(kind, key, json);
+    }
+
+    /** The key of a turn, and of the session it belongs to: {@code tenant_id/session_id}. */
+    public static String sessionKey(String tenantId, String sessionId) {
+        return tenantId + "/" + sessionId;
+    }
+
     public byte[] bytes() {
         return json.toString().getBytes(StandardCharsets.UTF_8);
     }
@@ -32,7 +48,7 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
             o.put("user_id", userId);
         }
         o.put("turn_id", turnId).put("seq", seq).put("role", role).put("text", text).put("ts", ts.toString());
-        return new Payload(PayloadKind.TURN, tenantId + "/" + sessionId, o);
+        return of(PayloadKind.TURN, o);
     }
 
     /** A version of an agent document; keyed {@code tenant_id/agent_id/path} so versions stay in order. */
@@ -41,7 +57,7 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
         ObjectNode o = base(PayloadKind.DOC, tenantId);
         o.put("agent_id", agentId).put("path", path).put("doc_class", docClass).put("version", version)
                 .put("content", content).put("ts", ts.toString());
-        return new Payload(PayloadKind.DOC, tenantId + "/" + agentId + "/" + path, o);
+        return of(PayloadKind.DOC, o);
     }
 
     /** The deletion of an agent document (all its chunks leave the store). */
@@ -64,7 +80,7 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
             o.put("cycle_id", cycleId);
         }
         o.put("ts", ts.toString());
-        return new Payload(PayloadKind.MEMORY, tenantId, o);
+        return of(PayloadKind.MEMORY, o);
     }
 
     /** The deletion of a memory. */
@@ -75,7 +91,7 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
             o.put("cycle_id", cycleId);
         }
         o.put("ts", ts.toString());
-        return new Payload(PayloadKind.MEMORY, tenantId, o);
+        return of(PayloadKind.MEMORY, o);
     }
 
     private static ObjectNode base(PayloadKind kind, String tenantId) {

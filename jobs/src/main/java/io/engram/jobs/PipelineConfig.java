@@ -1,6 +1,7 @@
 package io.engram.jobs;
 
 import io.engram.client.PayloadValidator;
+import io.engram.jobs.store.MemoryIndexTemplate;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
@@ -26,14 +27,9 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions) implements Serializable {
 
+    /** The embedded product's settings: every key at its default. */
     public static PipelineConfig defaults() {
-        return new PipelineConfig("127.0.0.1:9092", "engram-pipeline", "committed", false, "http://127.0.0.1:9200",
-                "engram-memories-v1", "jdbc:postgresql://127.0.0.1:5432/engram", "postgres", "",
-                PayloadValidator.Limits.DEFAULT, PartitionConfig.DEFAULT_TAU, TierBudget.DEFAULT_ALPHA1,
-                TierBudget.DEFAULT_ALPHA2, false, 100_000, 32, Duration.ofMillis(50), 500, Duration.ofMillis(200),
-                Duration.ofSeconds(5), Duration.ofSeconds(10), Duration.ofSeconds(30), Duration.ofMinutes(30),
-                Duration.ofDays(30), Duration.ofMinutes(10), CollapseConfig.DEFAULT, Duration.ofSeconds(10), 0,
-                "engram", 2);
+        return read(new Settings(new Properties()));
     }
 
     /**
@@ -58,36 +54,36 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
         return Set.copyOf(p.read);
     }
 
+    /** Each setting once: its key, its default and what it becomes (the keys are in docs/operations.md). */
     private static PipelineConfig read(Settings p) {
-        PipelineConfig d = defaults();
-        CollapseConfig c = d.collapse();
+        CollapseConfig c = CollapseConfig.DEFAULT;
         return new PipelineConfig(
-                p.string("kafka.bootstrap", d.kafkaBootstrap()),
-                p.string("kafka.group", d.consumerGroup()),
-                startingOffsets(p.string("kafka.starting-offsets", d.startingOffsets())),
-                p.bool("kafka.bounded", d.bounded()),
-                p.string("opensearch.url", d.openSearchUrl()),
-                p.string("opensearch.index", d.index()),
-                p.string("postgres.url", d.postgresUrl()),
-                p.string("postgres.user", d.postgresUser()),
-                p.string("postgres.password", d.postgresPassword()),
-                new PayloadValidator.Limits(p.integer("limits.text-bytes", d.limits().maxTextBytes()),
-                        p.integer("limits.document-bytes", d.limits().maxDocumentBytes())),
-                p.integer("partition.tau", d.tau()),
-                p.decimal("partition.alpha1", d.alpha1()),
-                p.decimal("partition.alpha2", d.alpha2()),
-                p.bool("embed.quantized", d.quantizedEmbedder()),
-                p.integer("embed.cache-entries", d.embedCacheEntries()),
-                p.integer("embed.batch", d.embedBatch()),
-                p.duration("embed.max-delay", d.embedDelay()),
-                p.integer("opensearch.bulk-size", d.bulkSize()),
-                p.duration("opensearch.bulk-delay", d.bulkDelay()),
-                p.duration("watermark.out-of-orderness", d.outOfOrderness()),
-                p.duration("watermark.idleness", d.sourceIdleness()),
-                p.duration("compaction.allowed-lateness", d.allowedLateness()),
-                p.duration("compaction.inactivity", d.sessionInactivity()),
-                p.duration("state.ttl", d.stateTtl()),
-                p.duration("collapse.quiet-gap", d.quietGap()),
+                p.string("kafka.bootstrap", "127.0.0.1:9092"),
+                p.string("kafka.group", "engram-pipeline"),
+                startingOffsets(p.string("kafka.starting-offsets", "committed")),
+                p.bool("kafka.bounded", false),
+                p.string("opensearch.url", "http://127.0.0.1:9200"),
+                p.string("opensearch.index", MemoryIndexTemplate.INDEX),
+                p.string("postgres.url", "jdbc:postgresql://127.0.0.1:5432/engram"),
+                p.string("postgres.user", "postgres"),
+                p.string("postgres.password", ""),
+                new PayloadValidator.Limits(p.integer("limits.text-bytes", PayloadValidator.Limits.DEFAULT.maxTextBytes()),
+                        p.integer("limits.document-bytes", PayloadValidator.Limits.DEFAULT.maxDocumentBytes())),
+                p.integer("partition.tau", PartitionConfig.DEFAULT_TAU),
+                p.decimal("partition.alpha1", TierBudget.DEFAULT_ALPHA1),
+                p.decimal("partition.alpha2", TierBudget.DEFAULT_ALPHA2),
+                p.bool("embed.quantized", false),
+                p.integer("embed.cache-entries", 100_000),
+                p.integer("embed.batch", 32),
+                p.duration("embed.max-delay", Duration.ofMillis(50)),
+                p.integer("opensearch.bulk-size", 500),
+                p.duration("opensearch.bulk-delay", Duration.ofMillis(200)),
+                p.duration("watermark.out-of-orderness", Duration.ofSeconds(5)),
+                p.duration("watermark.idleness", Duration.ofSeconds(10)),
+                p.duration("compaction.allowed-lateness", Duration.ofSeconds(30)),
+                p.duration("compaction.inactivity", Duration.ofMinutes(30)),
+                p.duration("state.ttl", Duration.ofDays(30)),
+                p.duration("collapse.quiet-gap", Duration.ofMinutes(10)),
                 new CollapseConfig(p.integer("collapse.window", c.window()),
                         p.decimal("collapse.recall-drop", c.recallDrop()),
                         p.decimal("collapse.entropy-drop", c.entropyDrop()),
@@ -98,10 +94,10 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                         p.integer("collapse.max-generation", c.maxGeneration()),
                         p.integer("collapse.canaries", c.canaryCount()),
                         p.integer("collapse.k", c.k())),
-                p.duration("checkpoint.interval", d.checkpointInterval()),
-                p.integer("parallelism", d.parallelism()),
-                p.string("kafka.transactional-id-prefix", d.transactionalIdPrefix()),
-                p.integer("kafka.partitions", d.topicPartitions()));
+                p.duration("checkpoint.interval", Duration.ofSeconds(10)),
+                p.integer("parallelism", 0), // 0: the submission's or the cluster's
+                p.string("kafka.transactional-id-prefix", "engram"),
+                p.integer("kafka.partitions", 2));
     }
 
     /** {@code committed} (earliest when the group has none), {@code earliest}, {@code latest} or {@code timestamp:MILLIS}. */

@@ -20,6 +20,9 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -32,7 +35,29 @@ final class CollapseCommand {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
-    @Command(name = "evaluate", mixinStandardHelpOptions = true,
+    /** The thresholds' defaults are the detector's: one place, {@link CollapseConfig#DEFAULT}. */
+    static final class DetectorDefaults implements IDefaultValueProvider {
+        @Override
+        public String defaultValue(ArgSpec argument) {
+            CollapseConfig d = CollapseConfig.DEFAULT;
+            if (!(argument instanceof OptionSpec option)) {
+                return null;
+            }
+            Object value = switch (option.longestName()) {
+                case "--window" -> d.window();
+                case "--recall-drop" -> d.recallDrop();
+                case "--entropy-drop" -> d.entropyDrop();
+                case "--shrink-factor" -> d.shrinkFactor();
+                case "--merge-floor-min" -> d.mergeFloorMin();
+                case "--churn-min-accepted" -> d.churnMinAccepted();
+                case "--churn-flatness" -> d.churnFlatness();
+                default -> null;
+            };
+            return value == null ? null : String.valueOf(value);
+        }
+    }
+
+    @Command(name = "evaluate", mixinStandardHelpOptions = true, defaultValueProvider = DetectorDefaults.class,
             description = {"Print, as JSON, the alerts a history of cycle_metrics rows fires.",
                     "Rows are JSON lines with fields named as the table's columns, oldest first; the last line is the",
                     "current row."})
@@ -43,19 +68,20 @@ final class CollapseCommand {
         @Option(names = "--rows", converter = ExistingPath.class, required = true, paramLabel = "FILE.jsonl")
         Path rows;
 
-        @Option(names = "--window", description = "W (default ${DEFAULT-VALUE})", defaultValue = "5")
+        // defaults: the detector's own (CollapseConfig.DEFAULT, through DetectorDefaults)
+        @Option(names = "--window", description = "W, rows an alert looks back over (default ${DEFAULT-VALUE})")
         int window;
-        @Option(names = "--recall-drop", defaultValue = "0.15")
+        @Option(names = "--recall-drop", description = "(default ${DEFAULT-VALUE})")
         double recallDrop;
-        @Option(names = "--entropy-drop", defaultValue = "0.05")
+        @Option(names = "--entropy-drop", description = "(default ${DEFAULT-VALUE})")
         double entropyDrop;
-        @Option(names = "--shrink-factor", defaultValue = "0.8")
+        @Option(names = "--shrink-factor", description = "(default ${DEFAULT-VALUE})")
         double shrinkFactor;
-        @Option(names = "--merge-floor-min", defaultValue = "3")
+        @Option(names = "--merge-floor-min", description = "(default ${DEFAULT-VALUE})")
         int mergeFloorMin;
-        @Option(names = "--churn-min-accepted", defaultValue = "25")
+        @Option(names = "--churn-min-accepted", description = "(default ${DEFAULT-VALUE})")
         long churnMinAccepted;
-        @Option(names = "--churn-flatness", defaultValue = "0.02")
+        @Option(names = "--churn-flatness", description = "(default ${DEFAULT-VALUE})")
         double churnFlatness;
 
         @Override

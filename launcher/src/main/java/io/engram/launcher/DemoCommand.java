@@ -12,13 +12,8 @@ import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
-import io.engram.jobs.retrieval.HybridRetriever;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
-import io.engram.model.embed.EmbedderOptions;
-import io.engram.model.embed.OnnxEmbedder;
+import io.engram.jobs.store.MemoryStore;
 import io.engram.model.retrieval.AssembledContext;
-import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedStack;
@@ -108,7 +103,8 @@ final class DemoCommand implements Callable<Integer> {
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
             int produced = produceSamples(kafka);
             out.println("[demo] produced " + produced + " records to Kafka (3 of them malformed)");
-            try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, config.index(), RetryPolicy.DEFAULT)) {
+            try (Retrieval retrieval = Retrieval.open(openSearch, config.index())) {
+                MemoryStore store = retrieval.store();
                 out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");
                 out.flush();
                 ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
@@ -122,7 +118,7 @@ final class DemoCommand implements Callable<Integer> {
                     progress.shutdownNow();
                 }
                 store.refresh();
-                summary(out, store, postgres, kafka);
+                summary(out, retrieval, postgres, kafka);
             }
             if (serve) {
                 serveApi(out, openSearch, config.index());
@@ -144,7 +140,7 @@ final class DemoCommand implements Callable<Integer> {
             random.nextBytes(bytes);
             keys.put(java.util.HexFormat.of().formatHex(bytes), tenant);
         }
-        try (Retrieval retrieval = new Retrieval(openSearch, index)) {
+        try (Retrieval retrieval = Retrieval.open(openSearch, index)) {
             HttpApi api = new HttpApi(port, new ApiKeys(keys), retrieval, java.time.Clock.systemUTC());
             java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
             Runtime.getRuntime().addShutdownHook(new Thread(() -> {
@@ -167,7 +163,7 @@ final class DemoCommand implements Callable<Integer> {
         }
     }
 
-    private static void report(PrintWriter out, OpenSearchMemoryStore store) {
+    private static void report(PrintWriter out, MemoryStore store) {
         try {
             long total = 0;
             for (String tenant : TENANTS) {
@@ -212,18 +208,13 @@ final class DemoCommand implements Callable<Integer> {
         if (line.isBlank()) {
             return 0;
         }
-        ObjectNode json = (ObjectNode) JSON.readTree(line);
-        String tenant = json.get("tenant_id").asText();
-        String key = kind == PayloadKind.TURN ? tenant + "/" + json.get("session_id").asText() : tenant;
-        producer.send(new Payload(kind, key, json));
+        producer.send(Payload.of(kind, (ObjectNode) JSON.readTree(line)));
         return 1;
     }
 
-    private static void summary(PrintWriter out, OpenSearchMemoryStore store, String postgres, String kafka) throws Exception {
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
-             Connection db = DriverManager.getConnection(postgres, "postgres", "")) {
-            ContextService context = new ContextService(store, new HybridRetriever(store, embedder,
-                    HybridRetriever.Options.DEFAULT), 0.3, ContinuityTail.DEFAULT, 50);
+    private static void summary(PrintWriter out, Retrieval retrieval, String postgres, String kafka) throws Exception {
+        MemoryStore store = retrieval.store();
+        try (Connection db = DriverManager.getConnection(postgres, "postgres", "")) {
             for (String tenant : TENANTS) {
                 out.println();
                 out.println("== tenant " + tenant);
@@ -239,7 +230,7 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "summaries: %d, mean confidence %.3f%n", summaries.size(),
                         summaries.stream().mapToDouble(s -> s.confidence() == null ? 0 : s.confidence()).average().orElse(0));
                 String query = QUERIES.get(tenant);
-                AssembledContext c = context.assemble(new ContextService.Request(tenant, null, null, query, 1500),
+                AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, null, null, query, 1500),
                         Instant.parse("2026-11-25T12:00:00Z"));
                 out.printf(Locale.ROOT, "context for \"%s\" (%d of %d tokens%s):%n", query, c.tokensUsed(), c.budget(),
                         c.degraded() ? ", degraded" : "");

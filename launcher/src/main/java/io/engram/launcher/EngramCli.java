@@ -9,9 +9,10 @@ import picocli.CommandLine.Command;
         version = "engram 0.1.0",
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, CompactCommand.class, RecallCommand.class,
-                ServeCommand.class, EvalCommand.class, BenchCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
+                ServeCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
                 ClusterCommand.class,
-                CommandLine.HelpCommand.class})
+                CommandLine.HelpCommand.class},
+        footer = {"", "Benchmarks (the bench module): ./engram bench --help"})
 public final class EngramCli {
 
     public static void main(String[] args) {
@@ -25,7 +26,12 @@ public final class EngramCli {
 
     /** The configured command line, so tests can capture its output. */
     static CommandLine commandLine() {
-        return new CommandLine(new EngramCli()).setCaseInsensitiveEnumValuesAllowed(true)
+        return configured(new EngramCli());
+    }
+
+    /** A command line that reads and refuses input as every Engram command does (the bench module's too). */
+    public static CommandLine configured(Object command) {
+        return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true)
                 .setParameterExceptionHandler(EngramCli::refuse);
     }
 

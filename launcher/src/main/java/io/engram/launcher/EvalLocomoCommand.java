@@ -1,7 +1,6 @@
 package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
@@ -12,7 +11,6 @@ import io.engram.model.embed.Embedding;
 import io.engram.model.eval.EvidenceRecall;
 import io.engram.model.eval.EvidenceRecall.Retrieved;
 import io.engram.model.retrieval.AssembledContext;
-import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
@@ -87,15 +85,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         EmbeddedOpenSearch node = openSearch == null ? EmbeddedOpenSearch.start(ServiceOptions.ephemeral()) : null;
-        try (Retrieval retrieval = new Retrieval(node != null ? node.httpUrl() : openSearch, INDEX)) {
-            retrieval.store.ensureIndex(retrieval.embedder.dimension());
+        try (Retrieval retrieval = Retrieval.open(node != null ? node.httpUrl() : openSearch, INDEX)) {
+            retrieval.store().ensureIndex(retrieval.embedder().dimension());
             Map<Integer, Scores> byCategory = new LinkedHashMap<>();
             Scores overall = new Scores();
             List<Long> latencies = new ArrayList<>();
             long contextTokens = 0;
             int malformed = 0;
             int skipped = 0;
-            HybridRetriever fused = new HybridRetriever(retrieval.store, retrieval.embedder,
+            HybridRetriever fused = new HybridRetriever(retrieval.store(), retrieval.embedder(),
                     HybridRetriever.Options.DEFAULT.withRanking(HybridRetriever.Ranking.FUSED));
             for (LocomoData.Conversation c : LocomoData.read(data)) {
                 String tenant = "locomo-" + c.sampleId().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
@@ -119,14 +117,14 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     String question = qa.path("question").asText();
                     Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
                     Map<String, List<MemoryRecord>> ranked = new LinkedHashMap<>();
-                    ranked.put("bm25", retrieval.store.bm25(tenant, question, 50, ContextService.MEMORY_TYPES).stream()
+                    ranked.put("bm25", retrieval.store().bm25(tenant, question, 50, ContextService.MEMORY_TYPES).stream()
                             .map(MemoryStore.ScoredRecord::record).toList());
-                    ranked.put("vector", retrieval.store.knn(tenant, retrieval.embedder.embedQuery(question).vector(), 50,
+                    ranked.put("vector", retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(), 50,
                             ContextService.MEMORY_TYPES).stream().map(MemoryStore.ScoredRecord::record).toList());
                     HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
                             ContextService.MEMORY_TYPES, 50, now);
                     ranked.put("fused", fused.search(query).stream().map(HybridRetriever.Result::record).toList());
-                    ranked.put("fused+rescored", retrieval.retriever.search(query).stream()
+                    ranked.put("fused+rescored", retrieval.retriever().search(query).stream()
                             .map(HybridRetriever.Result::record).toList());
                     for (Scores s : List.of(cat, overall)) {
                         s.questions++;
@@ -141,7 +139,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     }
                     for (int b : BUDGETS) {
                         long start = System.nanoTime();
-                        AssembledContext context = retrieval.context.assemble(
+                        AssembledContext context = retrieval.context().assemble(
                                 new ContextService.Request(tenant, null, null, question, b), now);
                         if (b == budget) {
                             latencies.add(System.nanoTime() - start);
@@ -168,33 +166,34 @@ final class EvalLocomoCommand implements Callable<Integer> {
     /** Turns and the extractive summaries of each finished session, embedded and written; returns id → text. */
     private static Map<String, String> ingest(Retrieval retrieval, String tenant, LocomoData.Conversation c) {
         List<String> texts = c.turns().stream().map(t -> t.speaker() + ": " + t.text()).toList();
-        List<Embedding> vectors = retrieval.embedder.embedDocuments(texts);
+        List<Embedding> vectors = retrieval.embedder().embedDocuments(texts);
         List<MemoryRecord> records = new ArrayList<>();
         Map<String, String> turnTexts = new HashMap<>();
         Map<Integer, List<SessionCompactor.Turn>> sessions = new LinkedHashMap<>();
         for (int i = 0; i < texts.size(); i++) {
             LocomoData.Turn t = c.turns().get(i);
             String role = t.speaker().equals(c.speakerA()) ? "user" : "assistant";
-            records.add(new MemoryRecord(tenant + "-" + t.diaId(), tenant, RecordType.TURN, null, texts.get(i),
-                    vectors.get(i).vector(), List.of(), 0, null, null, null, "s" + t.session(), null, role, null, null,
-                    null, i, vectors.get(i).tokens(), t.ts()));
+            records.add(MemoryRecord.of(tenant + "-" + t.diaId(), tenant, RecordType.TURN, texts.get(i), t.ts())
+                    .embedding(vectors.get(i).vector()).session("s" + t.session()).role(role).position(i)
+                    .tokens(vectors.get(i).tokens()).build());
             turnTexts.put(t.diaId(), texts.get(i));
             sessions.computeIfAbsent(t.session(), x -> new ArrayList<>()).add(new SessionCompactor.Turn(t.diaId(), i,
                     role, texts.get(i), t.ts(), vectors.get(i).tokens()));
         }
-        SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(retrieval.embedder,
+        SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(retrieval.embedder(),
                 ExtractiveSummarizer.Options.TURNS), SessionCompactor.Options.DEFAULT);
         for (Map.Entry<Integer, List<SessionCompactor.Turn>> session : sessions.entrySet()) {
             // as the pipeline does: turn by turn, then as idle (every session is over)
             for (SessionCompactor.SummaryRecord s : compactor.compactAsTheyCome(tenant, "s" + session.getKey(),
                     session.getValue(), List.of(), true).summaries()) {
-                records.add(new MemoryRecord(tenant + "-" + s.id(), tenant, RecordType.SUMMARY, null, s.text(),
-                        s.embedding(), s.sourceRefs(), s.generation(), s.score().confidence(), s.score().decayRate(), null,
-                        "s" + session.getKey(), null, null, null, null, null, null, s.summaryTokens(), s.to()));
+                records.add(MemoryRecord.of(tenant + "-" + s.id(), tenant, RecordType.SUMMARY, s.text(), s.to())
+                        .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
+                        .quality(s.score().confidence(), s.score().decayRate()).session("s" + session.getKey())
+                        .tokens(s.summaryTokens()).build());
             }
         }
-        retrieval.store.upsert(records);
-        retrieval.store.refresh();
+        retrieval.store().upsert(records);
+        retrieval.store().refresh();
         return turnTexts;
     }
 
@@ -216,8 +215,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
     }
 
     private static MemoryRecord recordOf(io.engram.model.retrieval.ContextItem item, String tenant) {
-        return new MemoryRecord(item.id(), tenant, item.type(), null, item.text(), null, List.of(), 0, null, null, null,
-                null, null, null, null, null, null, null, item.tokens(), Instant.EPOCH);
+        return MemoryRecord.of(item.id(), tenant, item.type(), item.text(), Instant.EPOCH).tokens(item.tokens()).build();
     }
 
     private void report(PrintWriter out, Map<Integer, Scores> byCategory, Scores overall, List<Long> latencies,

@@ -10,7 +10,7 @@ import picocli.CommandLine.TypeConversionException;
  * user reads one line naming the option ("Invalid value for option '--data': no such file: …"), not a stack
  * trace from deep inside the command.
  */
-final class ExistingPath implements ITypeConverter<Path> {
+public final class ExistingPath implements ITypeConverter<Path> {
 
     @Override
     public Path convert(String value) {

@@ -13,7 +13,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -137,7 +136,7 @@ final class HttpApi implements AutoCloseable {
         String user = optionalText(body, "user_id");
         String query = requiredText(body, "query");
         int budget = boundedInt(body, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
-        AssembledContext c = retrieval.context.assemble(new ContextService.Request(tenant, session, user, query, budget),
+        AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, session, user, query, budget),
                 clock.instant());
         return ResponsesJson.context(tenant, c);
     }
@@ -159,7 +158,7 @@ final class HttpApi implements AutoCloseable {
                 }
             }
         }
-        return ResponsesJson.search(tenant, retrieval.retriever.search(new HybridRetriever.Query(tenant, query,
+        return ResponsesJson.search(tenant, retrieval.retriever().search(new HybridRetriever.Query(tenant, query,
                 optionalText(body, "session_id"), optionalText(body, "user_id"), types, k, clock.instant())));
     }
 

@@ -16,17 +16,17 @@ import java.util.Locale;
  * Reads LoCoMo conversations (snap-research/LoCoMo's JSON): each sample's sessions in order, each turn with its
  * speaker, dialogue id and text (an image's caption appended), timestamped by its session's date-time.
  */
-final class LocomoData {
+public final class LocomoData {
 
     private static final DateTimeFormatter SESSION_TIME =
             DateTimeFormatter.ofPattern("h:mm a 'on' d MMMM, yyyy", Locale.ENGLISH);
 
     /** One dialogue turn. */
-    record Turn(String diaId, String speaker, String text, Instant ts, int session) {
+    public record Turn(String diaId, String speaker, String text, Instant ts, int session) {
     }
 
     /** One conversation: its id, two speakers and turns in order. */
-    record Conversation(String sampleId, String speakerA, String speakerB, List<Turn> turns) {
+    public record Conversation(String sampleId, String speakerA, String speakerB, List<Turn> turns) {
     }
 
     private LocomoData() {
@@ -43,7 +43,7 @@ final class LocomoData {
         return items;
     }
 
-    static List<Conversation> read(Path file) throws IOException {
+    public static List<Conversation> read(Path file) throws IOException {
         JsonNode root = ResponsesJson.JSON.readTree(file.toFile());
         List<Conversation> conversations = new ArrayList<>();
         for (JsonNode sample : root) {

@@ -45,8 +45,8 @@ final class RecallCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (Retrieval retrieval = new Retrieval(memoryIndex.openSearch, memoryIndex.index)) {
-            AssembledContext c = retrieval.context.assemble(
+        try (Retrieval retrieval = Retrieval.open(memoryIndex.openSearch, memoryIndex.index)) {
+            AssembledContext c = retrieval.context().assemble(
                     new ContextService.Request(tenant, session, user, query, budget), Clock.systemUTC().instant());
             if (json) {
                 out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter()

@@ -11,18 +11,16 @@ import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.ContinuityTail;
 
 /** The read side wired once: store, cached query embedder, hybrid retriever, context service. */
-final class Retrieval implements AutoCloseable {
+public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,
+                        ContextService context) implements AutoCloseable {
 
-    final OpenSearchMemoryStore store;
-    final CachingEmbedder embedder;
-    final HybridRetriever retriever;
-    final ContextService context;
-
-    Retrieval(String openSearchUrl, String index) {
-        this.store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
-        this.embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 10_000);
-        this.retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
-        this.context = new ContextService(store, retriever, TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, 50);
+    /** The read side over one index, with the default retriever and context settings. */
+    public static Retrieval open(String openSearchUrl, String index) {
+        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
+        CachingEmbedder embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 10_000);
+        HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
+        return new Retrieval(store, embedder, retriever,
+                new ContextService(store, retriever, TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, 50));
     }
 
     @Override

@@ -28,7 +28,7 @@ final class ServeCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         ApiKeys keys = ApiKeys.load(apiKeys);
-        Retrieval retrieval = new Retrieval(memoryIndex.openSearch, memoryIndex.index);
+        Retrieval retrieval = Retrieval.open(memoryIndex.openSearch, memoryIndex.index);
         HttpApi api = new HttpApi(port, keys, retrieval, Clock.systemUTC());
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {

@@ -3,7 +3,6 @@ package io.engram.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Path;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -17,9 +16,6 @@ class MissingInputTest {
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
             "eval locomo --data                | --data",
-            "bench compaction --data           | --data",
-            "bench pipeline --data             | --data",
-            "bench pipeline --agent-documents  | --agent-documents",
             "compact --session                 | --session",
             "collapse evaluate --rows          | --rows",
             "collapse shape --records          | --records",
@@ -42,16 +38,5 @@ class MissingInputTest {
         assertThat(lines[1]).startsWith("Try 'engram ").endsWith(" --help' for more information.");
         assertThat(run.err()).doesNotContain("Exception").doesNotContain("\tat ");
         assertThat(run.out()).isEmpty();
-    }
-
-    @Test
-    void theLocomoBenchmarksNeedTheirDataNamed() {
-        CliRun pipeline = CliRun.of("bench", "pipeline");
-        assertThat(pipeline.exit()).isEqualTo(2);
-        assertThat(pipeline.err()).startsWith("engram: Missing required option: '--data=FILE'");
-
-        CliRun compaction = CliRun.of("bench", "compaction");
-        assertThat(compaction.exit()).isEqualTo(2);
-        assertThat(compaction.err()).startsWith("engram: Missing required option: '--data=FILE'");
     }
 }

@@ -56,15 +56,15 @@ class ReadApiTest {
             List<MemoryRecord> records = new ArrayList<>();
             for (String tenant : List.of("tenant-a", "tenant-b", "tenant-c")) {
                 for (int i = 0; i < TEXTS.size(); i++) {
-                    records.add(new MemoryRecord(tenant + "-m" + i, tenant, RecordType.MEMORY, null, TEXTS.get(i),
-                            vectors.get(i).vector(), List.of(), 0, null, null, null, "s1", "u1", null, null, null,
-                            null, i, 8, Instant.parse("2026-11-01T00:00:00Z")));
+                    records.add(MemoryRecord.of(tenant + "-m" + i, tenant, RecordType.MEMORY, TEXTS.get(i),
+                            Instant.parse("2026-11-01T00:00:00Z")).embedding(vectors.get(i).vector()).session("s1")
+                            .user("u1").position(i).tokens(8).build());
                 }
             }
             store.upsert(records);
             store.refresh();
         }
-        retrieval = new Retrieval(openSearchUrl, INDEX);
+        retrieval = Retrieval.open(openSearchUrl, INDEX);
         api = new HttpApi(0, new ApiKeys(Map.of(KEY_A, "tenant-a", KEY_B, "tenant-b")), retrieval,
                 Clock.fixed(Instant.parse("2026-11-02T00:00:00Z"), ZoneOffset.UTC));
     }

@@ -98,7 +98,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         OpenCycle cycle = open.value();
         if (op.kind() == StoreOp.Kind.CLOSE_CYCLE) {
             if (cycle != null && cycle.cycleId().equals(op.cycleId())) {
-                close(cycle, op.text(), ctx, out);
+                close(cycle, op.closeReason(), ctx, out);
             }
             return;
         }

@@ -1,6 +1,6 @@
 package io.engram.jobs.collapse;
 
-import io.engram.jobs.serde.ImmutableSerializer;
+import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.serde.Layout;
 import io.engram.jobs.serde.SerializerTypeInfo;
 import io.engram.model.collapse.CanarySet;
@@ -14,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -32,14 +30,9 @@ final class DetectorSerializers {
     private DetectorSerializers() {
     }
 
-    static final class CycleMetricsSerializer extends ImmutableSerializer<CycleMetrics> {
+    static final class CycleMetricsSerializer extends LayoutSerializer<CycleMetrics> {
         private static final long serialVersionUID = 1L;
         static final CycleMetricsSerializer INSTANCE = new CycleMetricsSerializer();
-
-        @Override
-        public CycleMetrics createInstance() {
-            return null;
-        }
 
         @Override
         public void serialize(CycleMetrics r, DataOutputView out) throws IOException {
@@ -99,28 +92,11 @@ final class DetectorSerializers {
                     in.readDouble(), in.readDouble(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
                     Layout.readStrings(in));
         }
-
-        @Override
-        public TypeSerializerSnapshot<CycleMetrics> snapshotConfiguration() {
-            return new CycleMetricsSnapshot();
-        }
     }
 
-    /** Layout version 1 of a cycle row: the fields in record order, store_by_type sorted by type. */
-    public static final class CycleMetricsSnapshot extends SimpleTypeSerializerSnapshot<CycleMetrics> {
-        public CycleMetricsSnapshot() {
-            super(() -> CycleMetricsSerializer.INSTANCE);
-        }
-    }
-
-    static final class CanarySetSerializer extends ImmutableSerializer<CanarySet> {
+    static final class CanarySetSerializer extends LayoutSerializer<CanarySet> {
         private static final long serialVersionUID = 1L;
         static final CanarySetSerializer INSTANCE = new CanarySetSerializer();
-
-        @Override
-        public CanarySet createInstance() {
-            return null;
-        }
 
         @Override
         public void serialize(CanarySet set, DataOutputView out) throws IOException {
@@ -141,28 +117,11 @@ final class DetectorSerializers {
             }
             return new CanarySet(id, canaries);
         }
-
-        @Override
-        public TypeSerializerSnapshot<CanarySet> snapshotConfiguration() {
-            return new CanarySetSnapshot();
-        }
     }
 
-    /** Layout version 1 of a canary set: its id, then each canary's id, anchor, anchor type and query. */
-    public static final class CanarySetSnapshot extends SimpleTypeSerializerSnapshot<CanarySet> {
-        public CanarySetSnapshot() {
-            super(() -> CanarySetSerializer.INSTANCE);
-        }
-    }
-
-    static final class FiredAlertSerializer extends ImmutableSerializer<FiredAlert> {
+    static final class FiredAlertSerializer extends LayoutSerializer<FiredAlert> {
         private static final long serialVersionUID = 1L;
         static final FiredAlertSerializer INSTANCE = new FiredAlertSerializer();
-
-        @Override
-        public FiredAlert createInstance() {
-            return null;
-        }
 
         @Override
         public void serialize(FiredAlert a, DataOutputView out) throws IOException {
@@ -180,28 +139,11 @@ final class DetectorSerializers {
                     CollapseAlerts.Kind.valueOf(Layout.readString(in)), Layout.readInstant(in), Layout.readString(in),
                     Layout.readString(in));
         }
-
-        @Override
-        public TypeSerializerSnapshot<FiredAlert> snapshotConfiguration() {
-            return new FiredAlertSnapshot();
-        }
     }
 
-    /** Layout version 1 of a fired alert: the fields in record order, the kind by its enum name. */
-    public static final class FiredAlertSnapshot extends SimpleTypeSerializerSnapshot<FiredAlert> {
-        public FiredAlertSnapshot() {
-            super(() -> FiredAlertSerializer.INSTANCE);
-        }
-    }
-
-    static final class MintedCanarySerializer extends ImmutableSerializer<MintedCanary> {
+    static final class MintedCanarySerializer extends LayoutSerializer<MintedCanary> {
         private static final long serialVersionUID = 1L;
         static final MintedCanarySerializer INSTANCE = new MintedCanarySerializer();
-
-        @Override
-        public MintedCanary createInstance() {
-            return null;
-        }
 
         @Override
         public void serialize(MintedCanary m, DataOutputView out) throws IOException {
@@ -214,18 +156,6 @@ final class DetectorSerializers {
         @Override
         public MintedCanary deserialize(DataInputView in) throws IOException {
             return new MintedCanary(Layout.readString(in), Layout.readString(in), readCanary(in), Layout.readInstant(in));
-        }
-
-        @Override
-        public TypeSerializerSnapshot<MintedCanary> snapshotConfiguration() {
-            return new MintedCanarySnapshot();
-        }
-    }
-
-    /** Layout version 1 of a minted canary: tenant, set id, the canary as in a set, creation time. */
-    public static final class MintedCanarySnapshot extends SimpleTypeSerializerSnapshot<MintedCanary> {
-        public MintedCanarySnapshot() {
-            super(() -> MintedCanarySerializer.INSTANCE);
         }
     }
 

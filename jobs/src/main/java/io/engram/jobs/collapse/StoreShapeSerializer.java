@@ -14,7 +14,7 @@ import org.apache.flink.core.memory.DataOutputView;
  * Flink state serializer of a {@link StoreShape}: the shape's own compact format (its entries; the aggregates
  * are rebuilt on read), so the state is schema-stable and needs no Kryo.
  */
-public final class StoreShapeSerializer extends TypeSerializer<StoreShape> {
+final class StoreShapeSerializer extends TypeSerializer<StoreShape> {
 
     private static final long serialVersionUID = 1L;
     static final StoreShapeSerializer INSTANCE = new StoreShapeSerializer();

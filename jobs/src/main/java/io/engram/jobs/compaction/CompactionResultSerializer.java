@@ -1,26 +1,19 @@
 package io.engram.jobs.compaction;
 
-import io.engram.jobs.serde.ImmutableSerializer;
+import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.serde.Layout;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** What a compaction produced, from the compaction operator to the step that turns it into store changes. */
-final class CompactionResultSerializer extends ImmutableSerializer<CompactionResult> {
+final class CompactionResultSerializer extends LayoutSerializer<CompactionResult> {
 
     private static final long serialVersionUID = 1L;
     static final CompactionResultSerializer INSTANCE = new CompactionResultSerializer();
-
-    @Override
-    public CompactionResult createInstance() {
-        return null;
-    }
 
     @Override
     public void serialize(CompactionResult r, DataOutputView out) throws IOException {
@@ -48,17 +41,5 @@ final class CompactionResultSerializer extends ImmutableSerializer<CompactionRes
         }
         return new CompactionResult(tenant, session, summaries, Layout.readStrings(in), Layout.readStrings(in),
                 in.readInt(), in.readInt(), in.readInt());
-    }
-
-    @Override
-    public TypeSerializerSnapshot<CompactionResult> snapshotConfiguration() {
-        return new Snapshot();
-    }
-
-    /** Layout version 1: the fields in record order, summaries in {@link SummaryRecordSerializer}'s layout. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<CompactionResult> {
-        public Snapshot() {
-            super(() -> INSTANCE);
-        }
     }
 }

@@ -21,9 +21,10 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
     public void processElement(CompactionResult result, Context ctx, Collector<StoreOp> out) {
         long compactedAt = ctx.timestamp() == null ? 0 : ctx.timestamp(); // the compaction timer's time
         for (SummaryRecord s : result.summaries()) {
-            out.collect(StoreOp.upsert(new MemoryRecord(s.id(), result.tenantId(), RecordType.SUMMARY, null, s.text(),
-                    s.embedding(), s.sourceRefs(), s.generation(), s.score().confidence(), s.score().decayRate(), null,
-                    result.sessionId(), null, null, null, null, null, null, s.summaryTokens(), s.to()), null));
+            out.collect(StoreOp.upsert(MemoryRecord.of(s.id(), result.tenantId(), RecordType.SUMMARY, s.text(), s.to())
+                    .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
+                    .quality(s.score().confidence(), s.score().decayRate()).session(result.sessionId())
+                    .tokens(s.summaryTokens()).build(), null));
         }
         for (String retired : result.retiredSummaryIds()) {
             out.collect(StoreOp.delete(result.tenantId(), retired, RecordType.SUMMARY, result.sessionId(), compactedAt,

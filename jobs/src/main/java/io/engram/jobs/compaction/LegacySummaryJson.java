@@ -2,7 +2,7 @@ package io.engram.jobs.compaction;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.engram.jobs.VectorJson;
+
 import io.engram.model.compaction.PreservationScore;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import java.io.IOException;
@@ -18,7 +18,7 @@ import java.util.List;
  */
 final class LegacySummaryJson {
 
-    private static final ObjectMapper JSON = VectorJson.MAPPER;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private LegacySummaryJson() {
     }

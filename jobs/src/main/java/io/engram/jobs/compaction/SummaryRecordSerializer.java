@@ -1,25 +1,18 @@
 package io.engram.jobs.compaction;
 
-import io.engram.jobs.serde.ImmutableSerializer;
+import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.serde.Layout;
 import io.engram.model.compaction.PreservationScore;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import java.io.IOException;
-import org.apache.flink.api.common.typeutils.SimpleTypeSerializerSnapshot;
-import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /** A session's live summary, in compaction's keyed state and in each {@link CompactionResult}. */
-final class SummaryRecordSerializer extends ImmutableSerializer<SummaryRecord> {
+final class SummaryRecordSerializer extends LayoutSerializer<SummaryRecord> {
 
     private static final long serialVersionUID = 1L;
     static final SummaryRecordSerializer INSTANCE = new SummaryRecordSerializer();
-
-    @Override
-    public SummaryRecord createInstance() {
-        return null;
-    }
 
     @Override
     public void serialize(SummaryRecord s, DataOutputView out) throws IOException {
@@ -48,17 +41,5 @@ final class SummaryRecordSerializer extends ImmutableSerializer<SummaryRecord> {
         PreservationScore score = new PreservationScore(in.readDouble(), in.readDouble(), in.readDouble(), in.readDouble());
         return new SummaryRecord(id, text, embedding, sourceRefs, generation, score, Layout.readInstant(in),
                 Layout.readInstant(in), in.readInt(), in.readInt());
-    }
-
-    @Override
-    public TypeSerializerSnapshot<SummaryRecord> snapshotConfiguration() {
-        return new Snapshot();
-    }
-
-    /** Layout version 1: the fields in record order. */
-    public static final class Snapshot extends SimpleTypeSerializerSnapshot<SummaryRecord> {
-        public Snapshot() {
-            super(() -> INSTANCE);
-        }
     }
 }

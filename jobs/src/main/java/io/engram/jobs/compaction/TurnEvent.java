@@ -1,5 +1,7 @@
 package io.engram.jobs.compaction;
 
+import io.engram.client.Payload;
+
 /**
  * A validated {@code turn.v1} record: what the compaction operator consumes.
  *
@@ -10,6 +12,6 @@ public record TurnEvent(String tenantId, String sessionId, String userId, String
 
     /** The key of the compaction operator: one session of one tenant. */
     public String sessionKey() {
-        return tenantId + "/" + sessionId;
+        return Payload.sessionKey(tenantId, sessionId);
     }
 }

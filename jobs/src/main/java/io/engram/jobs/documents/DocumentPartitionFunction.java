@@ -17,7 +17,6 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.List;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -104,11 +103,11 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
         for (DocumentNode node : partitioned.nodes()) {
             RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;
-            out.collect(StoreOp.upsert(new MemoryRecord(
+            out.collect(StoreOp.upsert(MemoryRecord.of(
                     RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), node.index()),
-                    doc.tenantId(), type, node.tier(), node.text(), null, List.of(), 0, null, null, authority, null, null,
-                    null, doc.agentId(), doc.path(), doc.version(), node.index(), node.tokens(),
-                    Instant.ofEpochMilli(doc.tsMillis())), null));
+                    doc.tenantId(), type, node.text(), Instant.ofEpochMilli(doc.tsMillis())).tier(node.tier())
+                    .authority(authority).document(doc.agentId(), doc.path(), doc.version()).position(node.index())
+                    .tokens(node.tokens()).build(), null));
         }
         out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), doc.tsMillis()));
         liveVersion.update(doc.version());

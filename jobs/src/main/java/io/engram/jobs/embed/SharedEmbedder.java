@@ -20,8 +20,6 @@ public final class SharedEmbedder implements EmbedderFactory {
 
     private static final long serialVersionUID = 1L;
     private static final Map<String, Shared> INSTANCES = new HashMap<>();
-    /** Model embeddings of instances closed since (guarded by INSTANCES). */
-    private static long closedModelEmbeddings;
 
     private final boolean quantized;
     private final int cacheEntries;
@@ -34,13 +32,6 @@ public final class SharedEmbedder implements EmbedderFactory {
     /** all-MiniLM-L6-v2 (fp32, or int8 when {@code quantized}) with a cache of {@code cacheEntries} vectors. */
     public static SharedEmbedder miniLm(boolean quantized, int cacheEntries) {
         return new SharedEmbedder(quantized, cacheEntries);
-    }
-
-    /** Texts the model itself embedded (cache misses) in this JVM so far, over every shared instance. */
-    public static long modelEmbeddings() {
-        synchronized (INSTANCES) {
-            return closedModelEmbeddings + INSTANCES.values().stream().mapToLong(shared -> shared.delegate.misses()).sum();
-        }
     }
 
     @Override
@@ -95,7 +86,6 @@ public final class SharedEmbedder implements EmbedderFactory {
             synchronized (INSTANCES) {
                 if (--references == 0) {
                     INSTANCES.remove(key);
-                    closedModelEmbeddings += delegate.misses();
                     delegate.close();
                 }
             }

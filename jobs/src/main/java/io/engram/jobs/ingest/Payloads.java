@@ -30,10 +30,9 @@ public final class Payloads {
 
     /** The turn as a store record (searchable at once; compaction adds summaries over it later). */
     public static StoreOp turnRecord(TurnEvent t) {
-        return StoreOp.upsert(new MemoryRecord(RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()), t.tenantId(),
-                RecordType.TURN, null, t.text(), null, List.of(), 0, null, null, null, t.sessionId(), t.userId(),
-                t.role(), null, null, null, (int) Math.min(Integer.MAX_VALUE, t.seq()), 0,
-                Instant.ofEpochMilli(t.tsMillis())), null);
+        return StoreOp.upsert(MemoryRecord.of(RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()), t.tenantId(),
+                RecordType.TURN, t.text(), Instant.ofEpochMilli(t.tsMillis())).session(t.sessionId()).user(t.userId())
+                .role(t.role()).position((int) Math.min(Integer.MAX_VALUE, t.seq())).build(), null);
     }
 
     public static DocEvent doc(Ingested in) {
@@ -55,9 +54,8 @@ public final class Payloads {
         }
         List<String> refs = new ArrayList<>();
         o.path("source_refs").forEach(r -> refs.add(r.asText()));
-        return StoreOp.upsert(new MemoryRecord(id, in.tenantId(), type, null, o.get("text").asText(), null, refs,
-                o.path("generation").asInt(0), null, null, null, null, null, null, null, null, null, null, 0,
-                Instant.ofEpochMilli(in.tsMillis())), cycle);
+        return StoreOp.upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
+                Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).build(), cycle);
     }
 
     private static String text(JsonNode o, String field) {

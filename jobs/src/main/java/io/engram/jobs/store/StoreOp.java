@@ -16,8 +16,8 @@ import java.util.List;
 public record StoreOp(Kind kind, String tenantId, String id, String type, Integer tier, String text, float[] embedding,
                       String[] sourceRefs, int generation, Double confidence, Double decayRate, Double authority,
                       String sessionId, String userId, String role, String agentId, String docPath, Long docVersion,
-                      Integer position, int tokens, long tsMillis, String cycleId, int floorViolations,
-                      int guardRefusals) {
+                      Integer position, int tokens, long tsMillis, String cycleId, String closeReason,
+                      int floorViolations, int guardRefusals) {
 
     public enum Kind { UPSERT, DELETE, REPLACE_DOCUMENT, MERGE_SIGNALS, CLOSE_CYCLE }
 
@@ -25,33 +25,33 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
         return new StoreOp(Kind.UPSERT, r.tenantId(), r.id(), r.type().label(), r.tier(), r.text(), r.embedding(),
                 r.sourceRefs().toArray(String[]::new), r.generation(), r.confidence(), r.decayRate(), r.authority(),
                 r.sessionId(), r.userId(), r.role(), r.agentId(), r.docPath(), r.docVersion(), r.position(), r.tokens(),
-                r.ts().toEpochMilli(), cycleId, 0, 0);
+                r.ts().toEpochMilli(), cycleId, null, 0, 0);
     }
 
     public static StoreOp delete(String tenantId, String id, RecordType type, String sessionId, long tsMillis,
                                  String cycleId) {
         return new StoreOp(Kind.DELETE, tenantId, id, type.label(), null, null, null, null, 0, null, null, null,
-                sessionId, null, null, null, null, null, null, 0, tsMillis, cycleId, 0, 0);
+                sessionId, null, null, null, null, null, null, 0, tsMillis, cycleId, null, 0, 0);
     }
 
     /** Drops the chunks of versions of the document below {@code keepVersion}. */
     public static StoreOp replaceDocument(String tenantId, String agentId, String docPath, long keepVersion,
                                           long tsMillis) {
         return new StoreOp(Kind.REPLACE_DOCUMENT, tenantId, agentId + "/" + docPath, null, null, null, null, null, 0,
-                null, null, null, null, null, null, agentId, docPath, keepVersion, null, 0, tsMillis, null, 0, 0);
+                null, null, null, null, null, null, agentId, docPath, keepVersion, null, 0, tsMillis, null, null, 0, 0);
     }
 
     /** Merges the generation guard refused and merges below the information floor, for the cycle's row. */
     public static StoreOp mergeSignals(String tenantId, String sessionId, long tsMillis, int floorViolations,
                                        int guardRefusals) {
         return new StoreOp(Kind.MERGE_SIGNALS, tenantId, "merge-signals", null, null, null, null, null, 0, null, null,
-                null, sessionId, null, null, null, null, null, null, 0, tsMillis, null, floorViolations, guardRefusals);
+                null, sessionId, null, null, null, null, null, null, 0, tsMillis, null, null, floorViolations, guardRefusals);
     }
 
-    /** The end of a tenant's cycle; {@code text} carries the close reason. */
+    /** The end of a tenant's cycle, and why it ended ({@link io.engram.model.collapse.CycleClock}'s reasons). */
     public static StoreOp closeCycle(String tenantId, String cycleId, String reason, long tsMillis) {
-        return new StoreOp(Kind.CLOSE_CYCLE, tenantId, cycleId, null, null, reason, null, null, 0, null, null, null,
-                null, null, null, null, null, null, null, 0, tsMillis, cycleId, 0, 0);
+        return new StoreOp(Kind.CLOSE_CYCLE, tenantId, cycleId, null, null, null, null, null, 0, null, null, null,
+                null, null, null, null, null, null, null, 0, tsMillis, cycleId, reason, 0, 0);
     }
 
     public MemoryRecord toRecord() {
@@ -93,19 +93,19 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
     public StoreOp embedded(float[] vector, int modelTokens) {
         return new StoreOp(kind, tenantId, id, type, tier, text, vector, sourceRefs, generation, confidence, decayRate,
                 authority, sessionId, userId, role, agentId, docPath, docVersion, position,
-                tokens > 0 ? tokens : modelTokens, tsMillis, cycleId, floorViolations, guardRefusals);
+                tokens > 0 ? tokens : modelTokens, tsMillis, cycleId, closeReason, floorViolations, guardRefusals);
     }
 
     /** Without its vector: what the collapse detector needs is the text. */
     public StoreOp withoutVector() {
         return new StoreOp(kind, tenantId, id, type, tier, text, null, sourceRefs, generation, confidence, decayRate,
                 authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, tsMillis, cycleId,
-                floorViolations, guardRefusals);
+                closeReason, floorViolations, guardRefusals);
     }
 
     public StoreOp withCycle(String cycle) {
         return new StoreOp(kind, tenantId, id, type, tier, text, embedding, sourceRefs, generation, confidence,
                 decayRate, authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, tsMillis,
-                cycle, floorViolations, guardRefusals);
+                cycle, closeReason, floorViolations, guardRefusals);
     }
 }

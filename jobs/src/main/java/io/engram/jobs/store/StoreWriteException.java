@@ -3,7 +3,7 @@ package io.engram.jobs.store;
 import java.util.List;
 
 /** Writes that did not land after the retry bound, or were refused for good: never a silent drop. */
-public final class StoreWriteException extends RuntimeException {
+final class StoreWriteException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 

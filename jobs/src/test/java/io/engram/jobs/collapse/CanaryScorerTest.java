@@ -18,8 +18,6 @@ import java.net.http.HttpResponse;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -34,8 +32,8 @@ class CanaryScorerTest {
     private static final String TENANT = "canary-a";
 
     private static MemoryRecord summary(String tenant, String id, String text) {
-        return new MemoryRecord(tenant + "/" + id, tenant, RecordType.SUMMARY, null, text, null, List.of(), 1, null, null,
-                null, null, null, null, null, null, null, null, 10, Instant.EPOCH);
+        return MemoryRecord.of(tenant + "/" + id, tenant, RecordType.SUMMARY, text, Instant.EPOCH)
+                .provenance(List.of(), 1).tokens(10).build();
     }
 
     @Test

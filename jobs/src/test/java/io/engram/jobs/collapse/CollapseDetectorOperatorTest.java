@@ -62,8 +62,8 @@ class CollapseDetectorOperatorTest {
 
     private static StoreOp memory(int i, long ts) {
         String id = RecordIds.memory(TENANT, "m" + i);
-        return StoreOp.upsert(new MemoryRecord(id, TENANT, RecordType.MEMORY, null, "memory number " + i + " about invoices",
-                null, List.of(), 0, null, null, null, null, null, null, null, null, null, null, 5, Instant.ofEpochMilli(ts)), "c0");
+        return StoreOp.upsert(MemoryRecord.of(id, TENANT, RecordType.MEMORY, "memory number " + i + " about invoices",
+                Instant.ofEpochMilli(ts)).tokens(5).build(), "c0");
     }
 
     private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> h, StoreOp op) throws Exception {

@@ -3,7 +3,6 @@ package io.engram.jobs.store;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.time.Instant;
-import java.util.List;
 
 /** Compact builders of memory records for tests. */
 public final class Records {
@@ -14,19 +13,20 @@ public final class Records {
     }
 
     public static MemoryRecord memory(String tenant, String id, String text, float[] embedding) {
-        return new MemoryRecord(id, tenant, RecordType.MEMORY, null, text, embedding, List.of(), 0, null, null, null,
-                null, null, null, null, null, null, null, text.split("\\s+").length, T0);
+        return MemoryRecord.of(id, tenant, RecordType.MEMORY, text, T0).embedding(embedding)
+                .tokens(text.split("\\s+").length).build();
     }
 
     public static MemoryRecord chunk(String tenant, String id, RecordType type, int tier, String docPath, long version,
                                      int position, String text, float[] embedding) {
-        return new MemoryRecord(id, tenant, type, tier, text, embedding, List.of(), 0, null, null, type == RecordType.LORE ? 1.0 : null,
-                null, null, null, "agent-1", docPath, version, position, text.split("\\s+").length, T0);
+        return MemoryRecord.of(id, tenant, type, text, T0).tier(tier).embedding(embedding)
+                .authority(type == RecordType.LORE ? 1.0 : null).document("agent-1", docPath, version).position(position)
+                .tokens(text.split("\\s+").length).build();
     }
 
     public static MemoryRecord turn(String tenant, String session, String id, String role, int seq, String text,
                                     int tokens, float[] embedding) {
-        return new MemoryRecord(id, tenant, RecordType.TURN, null, text, embedding, List.of(), 0, null, null, null,
-                session, "user-1", role, null, null, null, seq, tokens, T0.plusSeconds(seq));
+        return MemoryRecord.of(id, tenant, RecordType.TURN, text, T0.plusSeconds(seq)).embedding(embedding)
+                .session(session).user("user-1").role(role).position(seq).tokens(tokens).build();
     }
 }

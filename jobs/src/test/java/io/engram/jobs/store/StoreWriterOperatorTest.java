@@ -46,9 +46,9 @@ class StoreWriterOperatorTest {
     }
 
     private static Change summary(String session, int n, String to, String at) {
-        MemoryRecord r = new MemoryRecord(session + "-sum-" + n, TENANT, RecordType.SUMMARY, null,
-                "summary " + n + " of " + session, new float[] {1, n, 0}, List.of(session + "-t" + n), 1, 0.8, 0.2,
-                null, session, null, null, null, null, null, null, 4, Instant.ofEpochMilli(time(to)));
+        MemoryRecord r = MemoryRecord.of(session + "-sum-" + n, TENANT, RecordType.SUMMARY, "summary " + n + " of " + session,
+                Instant.ofEpochMilli(time(to))).embedding(new float[] {1, n, 0}).provenance(List.of(session + "-t" + n), 1)
+                .quality(0.8, 0.2).session(session).tokens(4).build();
         return new Change(StoreOp.upsert(r, null), time(at));
     }
 
@@ -131,9 +131,9 @@ class StoreWriterOperatorTest {
         try (var after = harness(index)) {
             after.initializeState(snapshot);
             after.open();
-            MemoryRecord memory = new MemoryRecord(RecordIds.memory(TENANT, "m1"), TENANT, RecordType.MEMORY, null,
-                    "the gateway remembers the invoices", new float[] {0, 0, 1}, List.of(), 0, null, null, null, null,
-                    null, null, null, null, null, null, 6, Instant.ofEpochMilli(time("10:02")));
+            MemoryRecord memory = MemoryRecord.of(RecordIds.memory(TENANT, "m1"), TENANT, RecordType.MEMORY,
+                    "the gateway remembers the invoices", Instant.ofEpochMilli(time("10:02"))).embedding(new float[] {0, 0, 1})
+                    .tokens(6).build();
             after.processElement(new StreamRecord<>(StoreOp.upsert(memory, null), time("10:02")));
             assertThat(forwarded(after)).as("a gateway write is applied as it comes")
                     .containsExactly("UPSERT " + memory.id() + " q-" + Instant.ofEpochMilli(time("10:02")));

@@ -45,13 +45,6 @@ public final class OnnxEmbedder implements Embedder {
     /** The vector length of all-MiniLM-L6-v2 (both variants), what the index mapping is created for. */
     public static final int MINILM_DIMENSION = 384;
 
-    static {
-        // DJL otherwise calls a cloud metadata address on first use.
-        if (System.getProperty("OPT_OUT_TRACKING") == null && System.getenv("OPT_OUT_TRACKING") == null) {
-            System.setProperty("OPT_OUT_TRACKING", "true");
-        }
-    }
-
     private final String baseId;
     private final EmbedderOptions options;
     private final OrtEnvironment environment;
@@ -131,26 +124,31 @@ public final class OnnxEmbedder implements Embedder {
             tokenizer.close();
             throw new IllegalStateException("ONNX Runtime cannot load model " + baseId + ": " + e.getMessage(), e);
         }
-        if (options.dimension() > hiddenSize) {
-            throw new IllegalArgumentException("dimension " + options.dimension() + " exceeds the model's " + hiddenSize);
+        try { // a refused option must not leak the native session and tokenizer just opened
+            if (options.dimension() > hiddenSize) {
+                throw new IllegalArgumentException("dimension " + options.dimension() + " exceeds the model's " + hiddenSize);
+            }
+            this.dimension = options.dimension() == 0 ? hiddenSize : options.dimension();
+            // The special tokens the model expects around content: where "a" sits inside its full encoding.
+            long[] bare = tokenizer.encode("a", false, false).getIds();
+            long[] full = tokenizer.encode("a", true, false).getIds();
+            int at = indexOf(full, bare);
+            this.prefixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, 0, at);
+            this.suffixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, at + bare.length, full.length);
+            if (options.windowTokens() <= prefixIds.length + suffixIds.length) {
+                throw new IllegalArgumentException("window " + options.windowTokens() + " leaves no room for content");
+            }
+            this.batchPool = options.concurrentBatches() > 1
+                    ? Executors.newFixedThreadPool(options.concurrentBatches(), runnable -> {
+                        Thread thread = new Thread(runnable, "engram-embedder");
+                        thread.setDaemon(true);
+                        return thread;
+                    })
+                    : null;
+        } catch (RuntimeException e) {
+            closeNative();
+            throw e;
         }
-        this.dimension = options.dimension() == 0 ? hiddenSize : options.dimension();
-        // The special tokens the model expects around content: where "a" sits inside its full encoding.
-        long[] bare = tokenizer.encode("a", false, false).getIds();
-        long[] full = tokenizer.encode("a", true, false).getIds();
-        int at = indexOf(full, bare);
-        this.prefixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, 0, at);
-        this.suffixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, at + bare.length, full.length);
-        if (options.windowTokens() <= prefixIds.length + suffixIds.length) {
-            throw new IllegalArgumentException("window " + options.windowTokens() + " leaves no room for content");
-        }
-        this.batchPool = options.concurrentBatches() > 1
-                ? Executors.newFixedThreadPool(options.concurrentBatches(), runnable -> {
-                    Thread thread = new Thread(runnable, "engram-embedder");
-                    thread.setDaemon(true);
-                    return thread;
-                })
-                : null;
         this.tokenCounter = new TokenCounter() {
             @Override
             public int count(CharSequence text) {
@@ -384,6 +382,10 @@ public final class OnnxEmbedder implements Embedder {
         if (batchPool != null) {
             batchPool.shutdown();
         }
+        closeNative();
+    }
+
+    private void closeNative() {
         try {
             session.close();
         } catch (OrtException e) {

@@ -22,6 +22,113 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         sourceRefs = sourceRefs == null ? List.of() : List.copyOf(sourceRefs);
     }
 
+    /**
+     * A record of the fields every record has; the optional ones are set by name on the returned builder, e.g.
+     * {@code MemoryRecord.of(id, tenant, RecordType.TURN, text, ts).session(s).role("user").tokens(12).build()}.
+     */
+    public static Builder of(String id, String tenantId, RecordType type, String text, Instant ts) {
+        return new Builder(id, tenantId, type, text, ts);
+    }
+
+    /** Named optional fields of a {@link MemoryRecord}; unset ones stay absent (null, 0 or empty). */
+    public static final class Builder {
+        private final String id;
+        private final String tenantId;
+        private final RecordType type;
+        private final String text;
+        private final Instant ts;
+        private Integer tier;
+        private float[] embedding;
+        private List<String> sourceRefs = List.of();
+        private int generation;
+        private Double confidence;
+        private Double decayRate;
+        private Double authority;
+        private String sessionId;
+        private String userId;
+        private String role;
+        private String agentId;
+        private String docPath;
+        private Long docVersion;
+        private Integer position;
+        private int tokens;
+
+        private Builder(String id, String tenantId, RecordType type, String text, Instant ts) {
+            this.id = id;
+            this.tenantId = tenantId;
+            this.type = type;
+            this.text = text;
+            this.ts = ts;
+        }
+
+        public Builder tier(Integer value) {
+            tier = value;
+            return this;
+        }
+
+        public Builder embedding(float[] value) {
+            embedding = value;
+            return this;
+        }
+
+        /** The records this one was made from, and its generation (0 for an original, n + 1 for a merge). */
+        public Builder provenance(List<String> refs, int gen) {
+            sourceRefs = refs;
+            generation = gen;
+            return this;
+        }
+
+        /** A summary's preservation confidence and the decay rate derived from it. */
+        public Builder quality(double conf, double decay) {
+            confidence = conf;
+            decayRate = decay;
+            return this;
+        }
+
+        public Builder authority(Double value) {
+            authority = value;
+            return this;
+        }
+
+        public Builder session(String value) {
+            sessionId = value;
+            return this;
+        }
+
+        public Builder user(String value) {
+            userId = value;
+            return this;
+        }
+
+        public Builder role(String value) {
+            role = value;
+            return this;
+        }
+
+        /** Where a chunk sits: the agent's document, its version and the node's position in it. */
+        public Builder document(String agent, String path, Long version) {
+            agentId = agent;
+            docPath = path;
+            docVersion = version;
+            return this;
+        }
+
+        public Builder position(Integer value) {
+            position = value;
+            return this;
+        }
+
+        public Builder tokens(int value) {
+            tokens = value;
+            return this;
+        }
+
+        public MemoryRecord build() {
+            return new MemoryRecord(id, tenantId, type, tier, text, embedding, sourceRefs, generation, confidence,
+                    decayRate, authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts);
+        }
+    }
+
     /** The document body for the index. */
     public Map<String, Object> toSource() {
         Map<String, Object> source = new LinkedHashMap<>();

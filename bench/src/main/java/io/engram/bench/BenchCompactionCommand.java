@@ -1,5 +1,7 @@
-package io.engram.launcher;
+package io.engram.bench;
 
+import io.engram.launcher.ExistingPath;
+import io.engram.launcher.LocomoData;
 import io.engram.model.compaction.Clusters;
 import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor.Turn;

@@ -1,9 +1,9 @@
-package io.engram.launcher;
+package io.engram.bench;
 
+import io.engram.launcher.Retrieval;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.Embedding;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -53,9 +53,9 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedOpenSearch node = EmbeddedOpenSearch.start(ServiceOptions.ephemeral());
-             Retrieval retrieval = new Retrieval(node.httpUrl(), INDEX)) {
-            OpenSearchMemoryStore store = retrieval.store;
-            store.ensureIndex(retrieval.embedder.dimension());
+             Retrieval retrieval = Retrieval.open(node.httpUrl(), INDEX)) {
+            OpenSearchMemoryStore store = retrieval.store();
+            store.ensureIndex(retrieval.embedder().dimension());
             Corpus corpus = new Corpus(retrieval, 4_000);
             for (int t = 0; t < otherTenants; t++) {
                 load(store, corpus, "other-" + t, 0, otherRecords);
@@ -94,7 +94,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
                 }
                 texts.add(b.toString());
             }
-            for (Embedding e : retrieval.embedder.embedDocuments(texts)) {
+            for (Embedding e : retrieval.embedder().embedDocuments(texts)) {
                 vectors.add(e.vector());
             }
         }
@@ -119,10 +119,10 @@ final class BenchRetrievalCommand implements Callable<Integer> {
         for (int i = from; i < to; i++) {
             int c = i % corpus.texts.size();
             boolean turn = i % 10 == 0;
-            batch.add(new MemoryRecord(tenant + "-" + i, tenant, turn ? RecordType.TURN : RecordType.MEMORY, null,
-                    corpus.texts.get(c), corpus.jittered(c), List.of(), 0, null, null, null,
-                    turn ? "s" + (i % 50) : null, "u1", turn ? (i % 20 == 0 ? "user" : "assistant") : null, null, null,
-                    null, i, 16, NOW.minusSeconds(i)));
+            batch.add(MemoryRecord.of(tenant + "-" + i, tenant, turn ? RecordType.TURN : RecordType.MEMORY,
+                    corpus.texts.get(c), NOW.minusSeconds(i)).embedding(corpus.jittered(c))
+                    .session(turn ? "s" + (i % 50) : null).user("u1")
+                    .role(turn ? (i % 20 == 0 ? "user" : "assistant") : null).position(i).tokens(16).build());
             if (batch.size() == 1_000) {
                 store.upsert(batch);
                 batch.clear();
@@ -142,12 +142,12 @@ final class BenchRetrievalCommand implements Callable<Integer> {
             // fresh query texts (per query and per round) so the embedding cache does not hide the model's cost
             String query = corpus.texts.get(random.nextInt(corpus.texts.size())) + " " + q + " r" + round;
             long t0 = System.nanoTime();
-            retrieval.embedder.embedQuery(query + " e");
+            retrieval.embedder().embedQuery(query + " e");
             long t1 = System.nanoTime();
-            retrieval.retriever.search(new HybridRetriever.Query(TENANT, query + " s", "s1", "u1",
+            retrieval.retriever().search(new HybridRetriever.Query(TENANT, query + " s", "s1", "u1",
                     ContextService.MEMORY_TYPES, 10, NOW));
             long t2 = System.nanoTime();
-            retrieval.context.assemble(new ContextService.Request(TENANT, "s" + random.nextInt(50), "u1", query + " c",
+            retrieval.context().assemble(new ContextService.Request(TENANT, "s" + random.nextInt(50), "u1", query + " c",
                     2_000), NOW);
             long t3 = System.nanoTime();
             if (q >= 0) {
@@ -162,14 +162,6 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     }
 
     private static void report(PrintWriter out, String what, long[] nanos) {
-        long[] sorted = nanos.clone();
-        Arrays.sort(sorted);
-        out.printf(Locale.ROOT, "  %-40s p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms%n", what,
-                percentile(sorted, 0.50), percentile(sorted, 0.95), percentile(sorted, 0.99));
-    }
-
-    private static double percentile(long[] sorted, double p) {
-        int index = (int) Math.ceil(p * sorted.length) - 1;
-        return sorted[Math.max(0, Math.min(sorted.length - 1, index))] / 1e6;
+        out.printf(Locale.ROOT, "  %-40s %s%n", what, Latencies.ofNanos(what, nanos).summary());
     }
 }

@@ -1,4 +1,4 @@
-package io.engram.launcher;
+package io.engram.bench;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package io.engram.launcher;
+package io.engram.bench;
 
 import java.lang.management.GarbageCollectorMXBean;
 import java.lang.management.ManagementFactory;

@@ -1,12 +1,14 @@
-package io.engram.launcher;
+package io.engram.bench;
 
+import io.engram.launcher.ExistingPath;
+import io.engram.launcher.LocomoData;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.PipelineConfig;
-import io.engram.jobs.embed.SharedEmbedder;
+import io.engram.jobs.EngramSetup;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
@@ -25,7 +27,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.List;
@@ -152,10 +153,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                 // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
                 // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
                 Measured embedderTurnsBefore = embedderAlone(embedder, turnTexts);
-                long embeddedBefore = SharedEmbedder.modelEmbeddings();
                 Measured pipelineTurns = throughput(p, "turns", turnsFrom, RecordType.TURN, turnTexts.size());
-                out.printf(Locale.ROOT, "turns:     the model embedded %.2f texts per turn in the pipeline%n",
-                        (SharedEmbedder.modelEmbeddings() - embeddedBefore) / (double) turnTexts.size());
                 Measured embedderTurnsAfter = embedderAlone(embedder, turnTexts);
                 double embedderTurns = (embedderTurnsBefore.perSecond() + embedderTurnsAfter.perSecond()) / 2;
                 out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
@@ -227,8 +225,10 @@ final class BenchPipelineCommand implements Callable<Integer> {
         p.setProperty("kafka.group", "bench-" + run);
         p.setProperty("opensearch.index", base.getProperty("opensearch.index") + "-" + run);
         PipelineConfig config = PipelineConfig.fromProperties(p);
+        EngramSetup.prepare(config, step -> { }); // the run's index exists before its poller counts in it
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(p.getProperty("opensearch.url"),
                 p.getProperty("opensearch.index"), RetryPolicy.DEFAULT)) {
+            AtomicReference<RuntimeException> pollerFailure = new AtomicReference<>();
             AtomicLong first = new AtomicLong();
             AtomicLong last = new AtomicLong();
             AtomicReference<CpuAccount> cpuAtFirst = new AtomicReference<>();
@@ -256,8 +256,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         Thread.sleep(100);
                     } catch (InterruptedException e) {
                         return;
-                    } catch (RuntimeException e) {
-                        // index not created yet
+                    } catch (RuntimeException e) { // reported by the main thread; polling on would spin
+                        pollerFailure.set(e);
+                        return;
                     }
                 }
             });
@@ -267,6 +268,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
             env.execute("bench-" + run);
             poller.join(30_000);
             poller.interrupt();
+            if (pollerFailure.get() != null) {
+                throw new IllegalStateException(run + ": counting the searchable records failed", pollerFailure.get());
+            }
             if (last.get() == 0) {
                 throw new IllegalStateException(run + ": not every record became searchable");
             }
@@ -291,11 +295,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
     }
 
     private static boolean visible(OpenSearchMemoryStore store, String tenant) {
-        try {
-            return !store.find(tenant, Map.of(), Set.of(RecordType.MEMORY), 10, null, true).isEmpty();
-        } catch (RuntimeException e) {
-            return false; // the job has not created the index yet
-        }
+        return !store.find(tenant, Map.of(), Set.of(RecordType.MEMORY), 10, null, true).isEmpty();
     }
 
     /** Produce-to-searchable latency of gateway memories at a steady rate, on an unbounded pipeline. */
@@ -309,6 +309,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
         p.setProperty("kafka.starting-offsets", "timestamp:" + System.currentTimeMillis());
         p.setProperty("parallelism", "1");
         PipelineConfig config = PipelineConfig.fromProperties(p);
+        EngramSetup.prepare(config, step -> { });
         StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
         JobClient job = env.executeAsync("bench-freshness");
@@ -321,7 +322,10 @@ final class BenchPipelineCommand implements Callable<Integer> {
             producer.send(Payload.memory(tenant, "warm-up", "memory", "warm up", List.of(), 0, null, Instant.now()));
             producer.flush();
             long deadline = System.nanoTime() + 120_000_000_000L;
-            while (!visible(store, tenant) && System.nanoTime() < deadline) {
+            while (!visible(store, tenant)) {
+                if (System.nanoTime() > deadline) {
+                    throw new IllegalStateException("freshness: the warm-up memory was not searchable within 120 s");
+                }
                 Thread.sleep(200);
             }
             long start = System.nanoTime();
@@ -346,12 +350,11 @@ final class BenchPipelineCommand implements Callable<Integer> {
         } finally {
             job.cancel().get();
         }
-        double[] latencies = visibleAt.entrySet().stream()
-                .mapToDouble(e -> (e.getValue() - producedAt.get(e.getKey())) / 1e6).sorted().toArray();
-        out.printf(Locale.ROOT, "freshness: %d memories at %d/s, produce-to-searchable p50 %.0f ms, p99 %.0f ms, max %.0f ms%n",
-                latencies.length, rate, latencies[latencies.length / 2],
-                latencies[(int) Math.min(latencies.length - 1, Math.ceil(latencies.length * 0.99) - 1)],
-                latencies[latencies.length - 1]);
+        Latencies latencies = Latencies.of("freshness", visibleAt.entrySet().stream()
+                .mapToDouble(e -> (e.getValue() - producedAt.get(e.getKey())) / 1e6).toArray());
+        out.printf(Locale.ROOT, "freshness: %d of %d memories at %d/s, produce-to-searchable p50 %.0f ms, p99 %.0f ms, "
+                        + "max %.0f ms%n", visibleAt.size(), total, rate, latencies.percentile(0.50),
+                latencies.percentile(0.99), latencies.max());
         out.flush();
     }
 }

@@ -1,4 +1,4 @@
-package io.engram.jobs;
+package io.engram.jobs.store;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -12,7 +12,7 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
  * fall into big-integer arithmetic for many of them: profiled, float formatting was a third of the store writer's
  * CPU. Jackson's Schubfach writer and fast parser give the same float values at a fraction of the cost.
  */
-public final class VectorJson {
+final class VectorJson {
 
     public static final ObjectMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
                     .enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER)

@@ -1,4 +1,4 @@
-package io.engram.launcher;
+package io.engram.bench;
 
 import io.engram.jobs.collapse.CanaryScorer;
 import io.engram.jobs.store.OpenSearchMemoryStore;
@@ -66,8 +66,7 @@ final class BenchCollapseCommand implements Callable<Integer> {
                         text.append(w == 0 ? "" : " ").append("word").append((int) (VOCABULARY * r * r * r));
                     }
                     String id = RecordIds.memory(TENANT, "m" + indexed);
-                    batch.add(new MemoryRecord(id, TENANT, RecordType.MEMORY, null, text.toString(), null, List.of(), 0,
-                            null, null, null, null, null, null, null, null, null, null, 20, Instant.EPOCH));
+                    batch.add(MemoryRecord.of(id, TENANT, RecordType.MEMORY, text.toString(), Instant.EPOCH).tokens(20).build());
                     shape.upsert(StoreShape.Entry.of(id, RecordType.MEMORY, text.toString(), 0));
                     if (batch.size() == 2000) {
                         store.upsert(batch);

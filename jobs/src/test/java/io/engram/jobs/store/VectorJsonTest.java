@@ -1,4 +1,4 @@
-package io.engram.jobs;
+package io.engram.jobs.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -2,18 +2,24 @@ package io.engram.jobs.serde;
 
 import java.io.IOException;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
+import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * A Flink serializer of an immutable value with a hand-written binary layout: Flink's boilerplate in one place,
  * so each typed seam (an operator's output, a keyed state) writes only its layout. Immutable values need no
- * copies; a layout change is a new {@link org.apache.flink.api.common.typeutils.TypeSerializerSnapshot}
- * version, so a savepoint says which layout its state was written in.
+ * copies. A subclass has a no-argument constructor (its snapshot restores it by class) and raises
+ * {@link #layoutVersion} whenever its layout changes, so a savepoint says which layout its state was written in.
  */
-public abstract class ImmutableSerializer<T> extends TypeSerializer<T> {
+public abstract class LayoutSerializer<T> extends TypeSerializer<T> {
 
     private static final long serialVersionUID = 1L;
+
+    /** The version of {@link #serialize}'s layout; a savepoint of another version is not read as this one. */
+    protected int layoutVersion() {
+        return 1;
+    }
 
     @Override
     public final boolean isImmutableType() {
@@ -23,6 +29,11 @@ public abstract class ImmutableSerializer<T> extends TypeSerializer<T> {
     @Override
     public final TypeSerializer<T> duplicate() {
         return this;
+    }
+
+    @Override
+    public final T createInstance() {
+        return null;
     }
 
     @Override
@@ -36,7 +47,7 @@ public abstract class ImmutableSerializer<T> extends TypeSerializer<T> {
     }
 
     @Override
-    public int getLength() {
+    public final int getLength() {
         return -1;
     }
 
@@ -48,6 +59,11 @@ public abstract class ImmutableSerializer<T> extends TypeSerializer<T> {
     @Override
     public final void copy(DataInputView source, DataOutputView target) throws IOException {
         serialize(deserialize(source), target);
+    }
+
+    @Override
+    public final TypeSerializerSnapshot<T> snapshotConfiguration() {
+        return new LayoutSnapshot<>(this);
     }
 
     @Override
