@@ -5,11 +5,13 @@ import java.time.Duration;
 
 /**
  * Exponential backoff for writes: {@code initial · 2^attempt}, capped, for at most {@code maxAttempts} tries.
- * The defaults wait about a minute in all before giving up with a clear failure.
+ * A retry sleeps on the task thread, where no checkpoint can be taken, so the defaults give up after about
+ * 11 s (100 ms … 5 s): a longer outage fails the task, which Flink restarts from its last checkpoint with
+ * exponential delay, holding no thread while it waits.
  */
 public record RetryPolicy(int maxAttempts, Duration initialBackoff, Duration maxBackoff) implements Serializable {
 
-    public static final RetryPolicy DEFAULT = new RetryPolicy(12, Duration.ofMillis(100), Duration.ofSeconds(10));
+    public static final RetryPolicy DEFAULT = new RetryPolicy(8, Duration.ofMillis(100), Duration.ofSeconds(5));
 
     public RetryPolicy {
         if (maxAttempts < 1) {
