@@ -13,8 +13,9 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Scores a tenant's canaries against the same OpenSearch index users query (docs/contracts.md §D.5). After a refresh, so
- * every write so far is searchable, one multi-search fetches each canary's {@value #CANDIDATES} best BM25
+ * Scores a tenant's canaries against the same OpenSearch index users query (docs/contracts.md §D.5). The caller
+ * makes the cycle's writes searchable first (the detector refreshes when it saw writes since its last refresh).
+ * One multi-search fetches each canary's {@value #CANDIDATES} best BM25
  * candidates among the tenant's learning records and another counts the tenant's records, all and per query term;
  * the candidates are then ranked by {@link TenantBm25} with the tenant's own statistics (OpenSearch's BM25
  * uses the shard's, which other tenants share), and the rank of each canary's first hit is kept (−1 for a
@@ -30,7 +31,6 @@ public final class CanaryScorer {
 
     /** @param shape the tenant's learning records: their mean length is BM25's avgdl (OpenSearch does not keep it per tenant) */
     public static int[] ranks(MemoryStore store, String tenantId, CanarySet set, StoreShape shape, int k) {
-        store.refresh();
         List<String> queries = set.canaries().stream().map(CanarySet.Canary::query).toList();
         List<List<MemoryStore.RefHit>> candidates = store.bm25Candidates(tenantId, queries, CANDIDATES,
                 StoreShape.LEARNING_TYPES);

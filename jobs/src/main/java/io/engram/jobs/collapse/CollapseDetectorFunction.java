@@ -68,6 +68,13 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ValueState<String> canariesAsJson;
     private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
+    /**
+     * Whether this subtask saw a learning-store write since it last refreshed the index. Canaries search only
+     * learning records, and every such write of this subtask's tenants reaches it after OpenSearch took it, so
+     * when none came since the last refresh they are all searchable already: closes in a burst (many tenants at
+     * one watermark) share one refresh. True after a (re)start, when the last refresh is not known.
+     */
+    private transient boolean writtenSinceRefresh;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient Map<String, StoreShape> liveShapes;
     private transient Set<String> changedShapes;
@@ -91,6 +98,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         open = getRuntimeContext().getState(new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class)));
         liveShapes = new HashMap<>();
         changedShapes = new HashSet<>();
+        writtenSinceRefresh = true;
     }
 
     @Override
@@ -118,6 +126,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             }
         }
         changedShapes.add(ctx.getCurrentKey());
+        writtenSinceRefresh |= op.kind() == StoreOp.Kind.UPSERT || op.kind() == StoreOp.Kind.DELETE;
         long writtenAt = op.writtenAt(ctx.timestamp());
         long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
         long timer = clock.quietCloseAt(lastWrite);
@@ -153,6 +162,10 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             for (CanarySet.Canary c : set.canaries()) {
                 ctx.output(CANARIES, new MintedCanary(tenant, set.id(), c, mintedAt));
             }
+        }
+        if (set != null && writtenSinceRefresh) {
+            store.refresh(); // the canaries must see every write of the cycle they score
+            writtenSinceRefresh = false;
         }
         int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, current, config.k());
         List<Map.Entry<String, Integer>> ranks = new ArrayList<>();

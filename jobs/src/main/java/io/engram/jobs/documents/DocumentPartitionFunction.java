@@ -20,6 +20,7 @@ import java.time.Instant;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.PrimitiveArrayTypeInfo;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
@@ -51,6 +52,8 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     private transient String tokenizerId;
     private transient ValueState<Long> liveVersion;
     private transient ValueState<String> liveCacheKey;
+    /** The tier of each chunk of the live version, by position: what a newer version deletes by id. */
+    private transient ValueState<int[]> liveChunkTiers;
 
     /** The model's tokenizer counts the budget, so budgets match what the model sees. */
     public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2) {
@@ -68,6 +71,8 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
                 .withTokens(embedder.tokenCounter()));
         liveVersion = getRuntimeContext().getState(new ValueStateDescriptor<>("live-version", Types.LONG));
         liveCacheKey = getRuntimeContext().getState(new ValueStateDescriptor<>("live-cache-key", Types.STRING));
+        liveChunkTiers = getRuntimeContext().getState(
+                new ValueStateDescriptor<>("live-chunk-tiers", PrimitiveArrayTypeInfo.INT_PRIMITIVE_ARRAY_TYPE_INFO));
     }
 
     @Override
@@ -77,9 +82,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             return; // a replay, or a version older than the live one
         }
         if (doc.deleted()) {
-            out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), Long.MAX_VALUE, doc.tsMillis()));
+            retireLiveVersion(doc, live, Long.MAX_VALUE, out);
             liveVersion.update(doc.version());
             liveCacheKey.clear();
+            liveChunkTiers.clear();
             return;
         }
         byte[] raw = doc.content().getBytes(StandardCharsets.UTF_8);
@@ -101,7 +107,9 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             return;
         }
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
+        int[] tiers = new int[partitioned.nodes().stream().mapToInt(DocumentNode::index).max().orElse(-1) + 1];
         for (DocumentNode node : partitioned.nodes()) {
+            tiers[node.index()] = node.tier();
             RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;
             out.collect(StoreOp.upsert(MemoryRecord.of(
                     RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), node.index()),
@@ -109,9 +117,31 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
                     .authority(authority).document(doc.agentId(), doc.path(), doc.version()).position(node.index())
                     .tokens(node.tokens()).build(), null));
         }
-        out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), doc.tsMillis()));
+        retireLiveVersion(doc, live, doc.version(), out);
         liveVersion.update(doc.version());
         liveCacheKey.update(cacheKey);
+        liveChunkTiers.update(tiers);
+    }
+
+    /**
+     * Removes the live version's chunks once {@code doc} replaces it: by id, after the new chunks, so the writer
+     * needs no search (and so no index refresh) to find them. A live version restored from state that kept no
+     * tiers (written before they were kept) is removed by a query for every version below {@code keepVersion}.
+     */
+    private void retireLiveVersion(DocEvent doc, Long live, long keepVersion, Collector<StoreOp> out) throws Exception {
+        if (live == null) {
+            return;
+        }
+        int[] tiers = liveChunkTiers.value();
+        if (tiers == null) {
+            out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), keepVersion, doc.tsMillis()));
+            return;
+        }
+        for (int position = 0; position < tiers.length; position++) {
+            out.collect(StoreOp.delete(doc.tenantId(), RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), live,
+                    position), tiers[position] == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT, null,
+                    doc.tsMillis(), null));
+        }
     }
 
     private static RejectReason reasonOf(InvalidDocumentException.Reason reason) {

@@ -142,14 +142,21 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     @Override
     protected void process(List<StreamRecord<StoreOp>> records) {
+        // In order: a run of upserts is one bulk request, a run of one tenant's deletes another.
         List<MemoryRecord> upserts = new ArrayList<>();
+        List<String> deletes = new ArrayList<>();
+        String deletesOf = null;
         for (StreamRecord<StoreOp> e : records) {
             StoreOp op = e.getValue();
+            if (op.kind() != StoreOp.Kind.DELETE || !op.tenantId().equals(deletesOf)) {
+                writeDeletes(deletesOf, deletes);
+            }
             switch (op.kind()) {
                 case UPSERT -> upserts.add(op.toRecord());
                 case DELETE -> {
                     writeUpserts(upserts);
-                    store.delete(op.tenantId(), List.of(op.id()));
+                    deletesOf = op.tenantId();
+                    deletes.add(op.id());
                 }
                 case REPLACE_DOCUMENT -> {
                     writeUpserts(upserts);
@@ -161,12 +168,20 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
             }
         }
         writeUpserts(upserts);
+        writeDeletes(deletesOf, deletes);
         for (StreamRecord<StoreOp> e : records) {
             if (e.getValue().touchesLearningStore()) {
                 output.collect(e.replace(e.getValue().withoutVector()));
             }
         }
         buffered = 0;
+    }
+
+    private void writeDeletes(String tenantId, List<String> ids) {
+        if (!ids.isEmpty()) {
+            store.delete(tenantId, ids);
+            ids.clear();
+        }
     }
 
     private void writeUpserts(List<MemoryRecord> upserts) {

@@ -53,6 +53,7 @@ class CanaryScorerTest {
                     new CanarySet.Canary("c001", TENANT + "/s2", RecordType.SUMMARY, "budget harbour"),
                     new CanarySet.Canary("c002", TENANT + "/s3", RecordType.SUMMARY, "engineer pipeline")));
 
+            store.refresh();
             int[] before = CanaryScorer.ranks(store, TENANT, set, shape, 10);
             List<String> shardOrderBefore = shardOrder(store);
             List<MemoryRecord> noise = new ArrayList<>();
@@ -60,6 +61,7 @@ class CanaryScorerTest {
                 noise.add(summary(neighbour, "n" + i, "harbour view number " + i));
             }
             store.upsert(noise);
+            store.refresh();
             int[] after = CanaryScorer.ranks(store, TENANT, set, shape, 10);
 
             // "harbour" is rare among the tenant's records: s2 (three of it) before s1 (budget twice)

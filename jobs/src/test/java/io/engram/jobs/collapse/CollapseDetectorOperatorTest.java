@@ -2,6 +2,7 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.engram.jobs.store.MemoryStore;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
@@ -161,6 +162,47 @@ class CollapseDetectorOperatorTest {
             assertThat(harness.getSideOutput(CollapseDetectorFunction.CANARIES)).as("nothing minted").isNull();
             assertThat(harness.getSideOutput(CollapseDetectorFunction.ALERTS)).extracting(r -> r.getValue().kind().label())
                     .contains("collapse-recall");
+        }
+    }
+
+    /** Counts the refreshes the detector asks for; everything else goes to the real store. */
+    private static final java.util.concurrent.atomic.AtomicInteger REFRESHES = new java.util.concurrent.atomic.AtomicInteger();
+
+    private record CountingRefreshes(String url, String index) implements MemoryStore.Factory {
+        @Override
+        public MemoryStore open() {
+            MemoryStore real = OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT).open();
+            return (MemoryStore) java.lang.reflect.Proxy.newProxyInstance(MemoryStore.class.getClassLoader(),
+                    new Class<?>[] {MemoryStore.class}, (proxy, method, args) -> {
+                        if (method.getName().equals("refresh")) {
+                            REFRESHES.incrementAndGet();
+                        }
+                        try {
+                            return method.invoke(real, args);
+                        } catch (java.lang.reflect.InvocationTargetException e) {
+                            throw e.getCause();
+                        }
+                    });
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void cyclesClosingTogetherShareOneRefresh() throws Exception {
+        REFRESHES.set(0);
+        try (var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
+                new CollapseDetectorFunction(new CountingRefreshes(openSearchUrl, INDEX), CollapseConfig.DEFAULT,
+                        Duration.ofMinutes(10))), StoreOp::tenantId, Types.STRING)) {
+            harness.setup(DetectorSerializers.CycleMetricsSerializer.INSTANCE);
+            harness.open();
+            for (String tenant : List.of("refresh-a", "refresh-b", "refresh-c")) {
+                harness.processElement(new StreamRecord<>(StoreOp.upsert(MemoryRecord.of(RecordIds.memory(tenant, "m"),
+                        tenant, RecordType.MEMORY, "a memory about invoices and harbours", Instant.ofEpochMilli(T0))
+                        .tokens(6).build(), null), T0));
+            }
+            harness.processWatermark(T0 + Duration.ofMinutes(11).toMillis()); // three quiet-gap closes at once
+            assertThat(harness.extractOutputValues()).extracting(CycleMetrics::tenantId)
+                    .containsExactlyInAnyOrder("refresh-a", "refresh-b", "refresh-c");
+            assertThat(REFRESHES.get()).as("one refresh makes the three cycles' writes searchable").isEqualTo(1);
         }
     }
 }

@@ -1,0 +1,64 @@
+package io.engram.jobs.documents;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.jobs.store.RecordIds;
+import io.engram.jobs.store.StoreOp;
+import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.OnnxEmbedder;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/** The document operator under Flink's keyed harness, with the real tokenizer. */
+class DocumentPartitionFunctionTest {
+
+    private static final String V1 = "# Rules\n\n- Always run the tests.\n- Never push to main.\n\nSome lore.\n";
+    private static final String V2 = "# Rules\n\n- Always run the linters.\n";
+
+    private static DocEvent version(long version, String content, boolean deleted) {
+        return new DocEvent("acme", "coder", "AGENTS.md", "core", version, content, deleted, 1_000L * version,
+                "engram.docs.v1", 0, version, content.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreOp> harness() throws Exception {
+        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
+                new DocumentPartitionFunction(() -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 8192, 0.4,
+                        0.3)), DocEvent::documentKey, Types.STRING);
+        harness.open();
+        return harness;
+    }
+
+    private static List<StoreOp> feed(KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreOp> h, DocEvent doc)
+            throws Exception {
+        h.getOutput().clear();
+        h.processElement(new StreamRecord<>(doc, doc.tsMillis()));
+        return List.copyOf(h.extractOutputValues());
+    }
+
+    @Test
+    void aNewVersionDeletesTheLiveVersionsChunksByIdAfterWritingItsOwn() throws Exception {
+        try (var h = harness()) {
+            List<StoreOp> first = feed(h, version(1, V1, false));
+            List<String> v1Chunks = first.stream().filter(op -> op.kind() == StoreOp.Kind.UPSERT).map(StoreOp::id).toList();
+            assertThat(v1Chunks).hasSize(4); // heading, two list items, a paragraph
+            assertThat(first).noneMatch(op -> op.kind() != StoreOp.Kind.UPSERT);
+
+            List<StoreOp> second = feed(h, version(2, V2, false));
+            assertThat(second).extracting(StoreOp::kind).containsExactly(StoreOp.Kind.UPSERT, StoreOp.Kind.UPSERT,
+                    StoreOp.Kind.DELETE, StoreOp.Kind.DELETE, StoreOp.Kind.DELETE, StoreOp.Kind.DELETE);
+            assertThat(second.subList(2, 6)).extracting(StoreOp::id).containsExactlyElementsOf(v1Chunks);
+            assertThat(second.get(3).recordType().label()).isEqualTo("invariant"); // a list item: a hard rule
+            assertThat(second.get(5).recordType().label()).isEqualTo("lore");
+
+            List<StoreOp> deleted = feed(h, version(3, "", true));
+            assertThat(deleted).extracting(StoreOp::id).containsExactly(
+                    RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 0), RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1));
+            assertThat(deleted).allMatch(op -> op.kind() == StoreOp.Kind.DELETE);
+        }
+    }
+}
