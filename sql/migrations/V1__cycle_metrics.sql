@@ -1,4 +1,4 @@
--- Engram metrics history (docs/contracts.md §D). Migrations are append-only: change the
+-- Engram metrics history (BRIEF.md §D). Migrations are append-only: change the
 -- schema with a new V<n>__*.sql file, never by editing an applied one.
 
 CREATE TABLE cycle_metrics (

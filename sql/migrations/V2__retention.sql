@@ -1,4 +1,4 @@
--- Retention of the metrics history (docs/contracts.md, "Contracts": 365 days). Run daily, e.g.
+-- Retention of the metrics history (BRIEF.md §D: 365 days). Run daily, e.g.
 --   SELECT engram_purge_expired_metrics(365);
 -- from cron, pg_cron or the Kubernetes CronJob in deploy/. Returns the number of rows deleted.
 -- Canary sets are kept while any remaining cycle row refers to them.

@@ -107,7 +107,7 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             return;
         }
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
-        int[] tiers = new int[partitioned.nodes().stream().mapToInt(DocumentNode::index).max().orElse(-1) + 1];
+        int[] tiers = new int[partitioned.nodes().size()]; // a node's index is its position in the list
         for (DocumentNode node : partitioned.nodes()) {
             tiers[node.index()] = node.tier();
             RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;

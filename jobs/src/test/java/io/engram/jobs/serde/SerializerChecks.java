@@ -21,15 +21,19 @@ public final class SerializerChecks {
         serializer.serialize(value, out);
         T read = serializer.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
 
-        // as a savepoint stores it: the snapshot class by name, then its version and contents
-        DataOutputSerializer snapshotOut = new DataOutputSerializer(64);
-        TypeSerializerSnapshot.writeVersionedSnapshot(snapshotOut, serializer.snapshotConfiguration());
-        TypeSerializerSnapshot<T> restored = TypeSerializerSnapshot.readVersionedSnapshot(
-                new DataInputDeserializer(snapshotOut.getCopyOfBuffer()), SerializerChecks.class.getClassLoader());
+        TypeSerializerSnapshot<T> restored = throughASavepoint(serializer);
         assertThat(restored.restoreSerializer()).isEqualTo(serializer);
         TypeSerializerSchemaCompatibility<T> compatibility =
                 serializer.snapshotConfiguration().resolveSchemaCompatibility(restored);
         assertThat(compatibility.isCompatibleAsIs()).isTrue();
         return read;
+    }
+
+    /** The serializer's snapshot as a savepoint stores and reads it: its class by name, its version, its contents. */
+    public static <T> TypeSerializerSnapshot<T> throughASavepoint(TypeSerializer<T> serializer) throws IOException {
+        DataOutputSerializer out = new DataOutputSerializer(64);
+        TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
+        return TypeSerializerSnapshot.readVersionedSnapshot(new DataInputDeserializer(out.getCopyOfBuffer()),
+                SerializerChecks.class.getClassLoader());
     }
 }
