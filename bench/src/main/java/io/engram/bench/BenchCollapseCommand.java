@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.collapse.CanaryScorer;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
@@ -53,7 +54,7 @@ final class BenchCollapseCommand implements Callable<Integer> {
         try (EmbeddedOpenSearch node = EmbeddedOpenSearch.start(ServiceOptions.ephemeral());
              OpenSearchMemoryStore store = new OpenSearchMemoryStore(node.httpUrl(), "engram-memories-bench-collapse",
                      RetryPolicy.DEFAULT)) {
-            store.ensureIndex(384);
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
             StoreShape shape = new StoreShape(2);
             int indexed = 0;
             out.println("records  mint_ms  score_p50_ms  score_max_ms  hits");

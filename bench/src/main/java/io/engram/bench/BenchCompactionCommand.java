@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.launcher.ExistingPath;
 import io.engram.launcher.LocomoData;
 import io.engram.model.compaction.Clusters;
@@ -45,7 +46,7 @@ final class BenchCompactionCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         List<Pair> pairs = new ArrayList<>();
         int clusters = 0;
-        try (CachingEmbedder embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 50_000)) {
+        try (CachingEmbedder embedder = new CachingEmbedder(EmbeddingModel.ALL_MINILM_L6_V2.open(), 50_000)) {
             ExtractiveSummarizer baseline = new ExtractiveSummarizer(embedder, ExtractiveSummarizer.Options.TURNS);
             ExtractiveSummarizer variant = new ExtractiveSummarizer(embedder, ExtractiveSummarizer.Options.SENTENCES);
             for (LocomoData.Conversation c : LocomoData.read(data)) {

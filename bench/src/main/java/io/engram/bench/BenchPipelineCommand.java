@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
@@ -84,6 +85,19 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--seconds", defaultValue = "30", description = "freshness duration (default: ${DEFAULT-VALUE})")
     int seconds;
 
+    @Option(names = "--embed-models", split = ",", paramLabel = "ID[,ID]", converter = ModelConverter.class,
+            description = "embedding models to measure the turns with, one after the other in this run; documents and"
+                    + " freshness use the first (default: the pipeline's default)")
+    List<EmbeddingModel> models = List.of(PipelineConfig.defaults().embeddingModel());
+
+    /** A model id on the command line. */
+    static final class ModelConverter implements CommandLine.ITypeConverter<EmbeddingModel> {
+        @Override
+        public EmbeddingModel convert(String value) {
+            return EmbeddingModel.ofId(value);
+        }
+    }
+
     @Option(names = "--freshness-only", description = "measure freshness only")
     boolean freshnessOnly;
 
@@ -108,9 +122,10 @@ final class BenchPipelineCommand implements Callable<Integer> {
             p.setProperty("postgres.url", stack.postgres().orElseThrow().jdbcUrl());
             p.setProperty("checkpoint.interval", checkpointInterval);
             p.setProperty("parallelism", "1");
+            p.setProperty("embed.model", models.get(0).id());
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(p.getProperty("opensearch.url"),
                     p.getProperty("opensearch.index"), RetryPolicy.DEFAULT);
-                 OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
+                 OnnxEmbedder embedder = models.get(0).open()) {
                 if (freshnessOnly) {
                     freshness(out, p, store, kafka);
                     return 0;
@@ -142,27 +157,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
-                // A job is a long-running process; measured here it would be cold for minutes: the JIT compiles
-                // Flink's, Lucene's, OpenSearch's and Kafka's paths on the same two cores. Warm-up jobs run the same
-                // input first, each into a fresh index with a fresh embedding cache, and are reported too.
-                for (int run = 1; run <= warmUpRuns; run++) {
-                    Measured warmUp = throughput(p, "turns-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
-                    out.printf(Locale.ROOT, "turns:     warm-up job %d: %.1f /s, %s%n", run, warmUp.perSecond(), warmUp.cpu());
-                    out.flush();
+                for (EmbeddingModel model : models) {
+                    turns(out, p, model, turnTexts, turnsFrom);
                 }
-                // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
-                // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
-                Measured embedderTurnsBefore = embedderAlone(embedder, turnTexts);
-                Measured pipelineTurns = throughput(p, "turns", turnsFrom, RecordType.TURN, turnTexts.size());
-                Measured embedderTurnsAfter = embedderAlone(embedder, turnTexts);
-                double embedderTurns = (embedderTurnsBefore.perSecond() + embedderTurnsAfter.perSecond()) / 2;
-                out.printf(Locale.ROOT, "turns:     pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
-                                + "   ratio %.2f%n", pipelineTurns.perSecond(), embedderTurns,
-                        embedderTurnsBefore.perSecond(), embedderTurnsAfter.perSecond(),
-                        pipelineTurns.perSecond() / embedderTurns);
-                out.printf(Locale.ROOT, "turns:     pipeline %s%n", pipelineTurns.cpu());
-                out.printf(Locale.ROOT, "turns:     embedder alone %s%n", embedderTurnsAfter.cpu());
-                out.flush();
 
                 // documents: distinct paths, so every one is partitioned and embedded
                 MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults()
@@ -201,6 +198,37 @@ final class BenchPipelineCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** The turns through the pipeline embedding with {@code model}, and {@code model} alone on the same texts. */
+    private void turns(PrintWriter out, Properties p, EmbeddingModel model, List<String> turnTexts, long turnsFrom)
+            throws Exception {
+        Properties q = new Properties();
+        q.putAll(p);
+        q.setProperty("embed.model", model.id());
+        try (OnnxEmbedder embedder = model.open()) {
+            // A job is a long-running process; measured here it would be cold for minutes: the JIT compiles
+            // Flink's, Lucene's, OpenSearch's and Kafka's paths on the same two cores. Warm-up jobs run the same
+            // input first, each into a fresh index with a fresh embedding cache, and are reported too.
+            for (int run = 1; run <= warmUpRuns; run++) {
+                Measured warmUp = throughput(q, "turns-" + model.id() + "-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
+                out.printf(Locale.ROOT, "turns (%s): warm-up job %d: %.1f /s, %s%n", model.id(), run, warmUp.perSecond(), warmUp.cpu());
+                out.flush();
+            }
+            // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
+            // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
+            Measured embedderTurnsBefore = embedderAlone(embedder, turnTexts);
+            Measured pipelineTurns = throughput(q, "turns-" + model.id(), turnsFrom, RecordType.TURN, turnTexts.size());
+            Measured embedderTurnsAfter = embedderAlone(embedder, turnTexts);
+            double embedderTurns = (embedderTurnsBefore.perSecond() + embedderTurnsAfter.perSecond()) / 2;
+            out.printf(Locale.ROOT, "turns (%s): pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
+                            + "   ratio %.2f%n", model.id(), pipelineTurns.perSecond(), embedderTurns,
+                    embedderTurnsBefore.perSecond(), embedderTurnsAfter.perSecond(),
+                    pipelineTurns.perSecond() / embedderTurns);
+            out.printf(Locale.ROOT, "turns (%s): pipeline %s%n", model.id(), pipelineTurns.cpu());
+            out.printf(Locale.ROOT, "turns (%s): embedder alone %s%n", model.id(), embedderTurnsAfter.cpu());
+            out.flush();
+        }
     }
 
     private static String read(Path f) {

@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
@@ -53,9 +54,9 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         try (EmbeddedOpenSearch node = EmbeddedOpenSearch.start(ServiceOptions.ephemeral());
-             Retrieval retrieval = Retrieval.open(node.httpUrl(), INDEX)) {
+             Retrieval retrieval = Retrieval.open(node.httpUrl(), INDEX, EmbeddingModel.ALL_MINILM_L6_V2)) {
             OpenSearchMemoryStore store = retrieval.store();
-            store.ensureIndex(retrieval.embedder().dimension());
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), retrieval.embedder().dimension());
             Corpus corpus = new Corpus(retrieval, 4_000);
             for (int t = 0; t < otherTenants; t++) {
                 load(store, corpus, "other-" + t, 0, otherRecords);

@@ -90,9 +90,9 @@ public class EmbeddingBenchmark {
         @Setup
         public void load() {
             embedder = switch (engramModel) {
-                case "fp32" -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
-                case "int8" -> OnnxEmbedder.allMiniLmL6V2Quantized(OnnxEmbedder.quantizedOptions());
-                default -> OnnxEmbedder.allMiniLmL6V2Quantized(EmbedderOptions.defaults().withBatch(64, 8192));
+                case "fp32" -> io.engram.model.embed.EmbeddingModel.ALL_MINILM_L6_V2.open();
+                case "int8" -> io.engram.model.embed.EmbeddingModel.ALL_MINILM_L6_V2_Q.open();
+                default -> io.engram.model.embed.EmbeddingModel.ALL_MINILM_L6_V2_Q.open(EmbedderOptions.defaults().withBatch(64, 8192));
             };
         }
 

@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
@@ -74,7 +75,7 @@ public final class EngramPipeline {
             throw new IllegalArgumentException("Engram's pipeline needs operator chaining: "
                     + "leave flink.pipeline.operator-chaining.enabled at true");
         }
-        SharedEmbedder embedder = SharedEmbedder.miniLm(config.quantizedEmbedder(), config.embedCacheEntries());
+        SharedEmbedder embedder = new SharedEmbedder(config.embeddingModel(), config.embedCacheEntries());
         TypeInformation<StoreOp> storeOps = TypeInformation.of(StoreOp.class);
 
         // Read and validate: every record is a payload or a reject, event time from the payload; a draining
@@ -109,7 +110,7 @@ public final class EngramPipeline {
                 .uid("embed")
                 .keyBy(StoreOp::tenantId)
                 .transform("write to OpenSearch", storeOps, new StoreWriterOperator(sinks.store(),
-                        OnnxEmbedder.MINILM_DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap()))
+                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap()))
                 .uid("store-writer");
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreOp::tenantId)

@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.client.Topics;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
@@ -30,9 +31,9 @@ public final class EngramSetup {
         Topics.create(config.kafkaBootstrap(), config.topicPartitions());
         progress.accept("topics: " + Topics.ALL);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT)) {
-            store.ensureIndex(OnnxEmbedder.MINILM_DIMENSION);
+            store.ensureIndex(config.embeddingModel().id(), EmbeddingModel.DIMENSION);
         }
-        progress.accept("index: " + config.index());
+        progress.accept("index: " + config.index() + " (vectors of " + config.embeddingModel().id() + ")");
         try (Connection db = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(), config.postgresPassword())) {
             List<Integer> applied = SchemaMigrations.applyPending(db);
             progress.accept("migrations applied: " + (applied.isEmpty() ? "none pending" : applied));

@@ -3,6 +3,7 @@ package io.engram.jobs;
 import io.engram.client.PayloadValidator;
 import io.engram.jobs.store.MemoryIndexTemplate;
 import io.engram.model.collapse.CollapseConfig;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
 import java.io.Serializable;
@@ -21,7 +22,7 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                              String openSearchUrl,
                              String index, String postgresUrl, String postgresUser, String postgresPassword,
                              PayloadValidator.Limits limits, int tau, double alpha1, double alpha2,
-                             boolean quantizedEmbedder, int embedCacheEntries, int embedBatch, Duration embedDelay,
+                             EmbeddingModel embeddingModel, int embedCacheEntries, int embedBatch, Duration embedDelay,
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
@@ -72,7 +73,7 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                 p.integer("partition.tau", PartitionConfig.DEFAULT_TAU),
                 p.decimal("partition.alpha1", TierBudget.DEFAULT_ALPHA1),
                 p.decimal("partition.alpha2", TierBudget.DEFAULT_ALPHA2),
-                p.bool("embed.quantized", false),
+                EmbeddingModel.ofId(p.string("embed.model", EmbeddingModel.BGE_SMALL_EN_V15_Q.id())),
                 p.integer("embed.cache-entries", 100_000),
                 p.integer("embed.batch", 32),
                 p.duration("embed.max-delay", Duration.ofMillis(50)),

@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -73,7 +74,7 @@ final class CompactCommand implements Callable<Integer> {
                 byId.putIfAbsent(turn.payload().path("turn_id").asText(), turn); // a replayed turn counts once
             }
         }
-        try (CachingEmbedder embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 10_000)) {
+        try (CachingEmbedder embedder = new CachingEmbedder(EmbeddingModel.ALL_MINILM_L6_V2.open(), 10_000)) {
             List<Turn> turns = new ArrayList<>();
             for (PayloadValidator.Valid valid : byId.values()) {
                 JsonNode t = valid.payload();

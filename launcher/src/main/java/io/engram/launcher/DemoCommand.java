@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
@@ -7,8 +8,6 @@ import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
 import io.engram.client.TopicReader;
 import io.engram.client.Topics;
-import io.engram.jobs.EngramJob;
-import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
@@ -39,7 +38,6 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -91,14 +89,7 @@ final class DemoCommand implements Callable<Integer> {
             String kafka = stack.kafka().orElseThrow().bootstrapServers();
             String openSearch = stack.openSearch().orElseThrow().httpUrl();
             String postgres = stack.postgres().orElseThrow().jdbcUrl();
-            Properties p = new Properties();
-            p.setProperty("kafka.bootstrap", kafka);
-            p.setProperty("kafka.bounded", "true");
-            p.setProperty("kafka.partitions", "2");
-            p.setProperty("opensearch.url", openSearch);
-            p.setProperty("postgres.url", postgres);
-            p.setProperty("checkpoint.interval", "2s");
-            p.setProperty("parallelism", "1");
+            Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
             int produced = produceSamples(kafka);
@@ -110,10 +101,7 @@ final class DemoCommand implements Callable<Integer> {
                 ScheduledExecutorService progress = Executors.newSingleThreadScheduledExecutor();
                 progress.scheduleAtFixedRate(() -> report(out, store), 5, 5, TimeUnit.SECONDS);
                 try {
-                    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                            EngramJob.flinkConfiguration(p, config));
-                    new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-                    env.execute("engram-demo");
+                    LocalPipeline.run(p, config, "engram-demo");
                 } finally {
                     progress.shutdownNow();
                 }

@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -68,7 +69,7 @@ final class EmbedCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        EmbedderOptions base = quantized ? OnnxEmbedder.quantizedOptions() : EmbedderOptions.defaults();
+        EmbedderOptions base = quantized ? EmbeddingModel.ALL_MINILM_L6_V2_Q.options() : EmbedderOptions.defaults();
         EmbedderOptions options = base.withWindow(window, longText).withPooling(pooling).withDimension(dimension)
                 .withPrefixes(queryPrefix, documentPrefix);
         if (batch != null) {
@@ -106,6 +107,6 @@ final class EmbedCommand implements Callable<Integer> {
             Path tokenizerJson = tokenizer != null ? tokenizer : model.resolveSibling("tokenizer.json");
             return OnnxEmbedder.fromFiles(model, tokenizerJson, options);
         }
-        return quantized ? OnnxEmbedder.allMiniLmL6V2Quantized(options) : OnnxEmbedder.allMiniLmL6V2(options);
+        return quantized ? EmbeddingModel.ALL_MINILM_L6_V2_Q.open(options) : EmbeddingModel.ALL_MINILM_L6_V2.open(options);
     }
 }

@@ -2,29 +2,34 @@ package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.EngramProducer;
+import io.engram.client.Payload;
+import io.engram.jobs.EngramSetup;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.MemoryStore;
-import io.engram.model.compaction.ExtractiveSummarizer;
-import io.engram.model.compaction.SessionCompactor;
-import io.engram.model.embed.Embedding;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.eval.EvidenceRecall;
 import io.engram.model.eval.EvidenceRecall.Retrieved;
 import io.engram.model.retrieval.AssembledContext;
-import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.RecordType;
-import io.engram.stack.EmbeddedOpenSearch;
-import io.engram.stack.ServiceOptions;
+import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.stack.EmbeddedStack;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -32,18 +37,19 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * LoCoMo retrieval evaluation with no LLM: every conversation becomes a tenant (turns, and the extractive
- * summaries compaction makes of each finished session, embedded and written to OpenSearch through the store
- * production uses); every question of categories 1–4 is answered by five retrievers and the fraction of its
- * evidence turns retrieved is reported at top K and within 500 / 1,000 / 2,000 tokens.
+ * LoCoMo retrieval evaluation with no LLM, through the real pipeline: every conversation becomes a tenant whose
+ * turns are produced to Kafka as turn.v1 records (the gateway client, speaker-named text), the Engram job runs
+ * over them on a local MiniCluster into OpenSearch, and every question of categories 1–4 is answered by the code
+ * behind {@code POST /v1/search} and {@code POST /v1/context}. Reports the fraction of each question's evidence
+ * turns retrieved at top K and within 500 / 1,000 / 2,000 tokens, per retriever and per context ablation.
  */
 @Command(name = "locomo", mixinStandardHelpOptions = true,
-        description = "Evidence recall of BM25, vectors, fusion, re-scoring and full context assembly on LoCoMo.")
+        description = "Evidence recall of BM25, vectors, fusion, re-scoring and context assembly on LoCoMo, through the pipeline.")
 final class EvalLocomoCommand implements Callable<Integer> {
 
     static final int[] BUDGETS = {500, 1000, 2000};
-    static final String[] RETRIEVERS = {"bm25", "vector", "fused", "fused+rescored", "context"};
-    private static final String INDEX = "engram-memories-locomo";
+    /** The ranked lists and the assembled context, as the JSON names them. */
+    static final List<String> RETRIEVERS = List.of("bm25", "vector", "fused", "rescored", "context");
 
     @Spec
     CommandSpec spec;
@@ -51,7 +57,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Option(names = "--data", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "LoCoMo JSON.")
     Path data;
 
-    @Option(names = "--budget", paramLabel = "TOKENS", description = "Budget of the headline context (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--budget", paramLabel = "TOKENS",
+            description = "Which budget (500, 1000 or 2000) reports tokens used and latency (default: ${DEFAULT-VALUE}).")
     int budget = 2000;
 
     @Option(names = "--k", paramLabel = "K", description = "Top K for recall@K (default: ${DEFAULT-VALUE}).")
@@ -60,13 +67,18 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print the results as JSON.")
     boolean json;
 
-    @Option(names = "--opensearch", paramLabel = "URL", description = "Use this OpenSearch instead of an embedded node.")
-    String openSearch;
+    @Option(names = "--embed-model", paramLabel = "ID", description = "Embedding model of the pipeline (default: the pipeline's default).")
+    String embedModel;
+
+    @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
+            description = "Run against the Kafka, OpenSearch and PostgreSQL of this pipeline properties file instead of"
+                    + " an embedded stack (a new index engram-memories-eval-<time> is written).")
+    Path config;
 
     @Option(names = "--max-questions", paramLabel = "N", description = "Evaluate at most N questions per conversation.")
     int maxQuestions = Integer.MAX_VALUE;
 
-    /** Sums of recall per retriever and measure ("k" or a budget), per category. */
+    /** Sums of one measure per retriever, per category. */
     static final class Scores {
         final Map<String, double[]> sums = new LinkedHashMap<>();
         int questions;
@@ -84,123 +96,208 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        EmbeddedOpenSearch node = openSearch == null ? EmbeddedOpenSearch.start(ServiceOptions.ephemeral()) : null;
-        try (Retrieval retrieval = Retrieval.open(node != null ? node.httpUrl() : openSearch, INDEX)) {
-            retrieval.store().ensureIndex(retrieval.embedder().dimension());
-            Map<Integer, Scores> byCategory = new LinkedHashMap<>();
-            Scores overall = new Scores();
-            List<Long> latencies = new ArrayList<>();
-            long contextTokens = 0;
-            int malformed = 0;
-            int skipped = 0;
-            HybridRetriever fused = new HybridRetriever(retrieval.store(), retrieval.embedder(),
-                    HybridRetriever.Options.DEFAULT.withRanking(HybridRetriever.Ranking.FUSED));
-            for (LocomoData.Conversation c : LocomoData.read(data)) {
-                String tenant = "locomo-" + c.sampleId().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
-                Map<String, String> turnTexts = ingest(retrieval, tenant, c);
-                Instant now = c.turns().get(c.turns().size() - 1).ts().plus(Duration.ofDays(1));
-                int asked = 0;
-                for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
-                    int category = qa.path("category").asInt();
-                    if (category < 1 || category > 4 || asked >= maxQuestions) {
-                        continue;
-                    }
-                    List<String> raw = new ArrayList<>();
-                    qa.path("evidence").forEach(e -> raw.add(e.asText()));
-                    EvidenceRecall.Evidence evidence = EvidenceRecall.parse(raw);
-                    malformed += evidence.malformed();
-                    if (evidence.ids().isEmpty()) {
-                        skipped++;
-                        continue;
-                    }
-                    asked++;
-                    String question = qa.path("question").asText();
-                    Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
-                    Map<String, List<MemoryRecord>> ranked = new LinkedHashMap<>();
-                    ranked.put("bm25", retrieval.store().bm25(tenant, question, 50, ContextService.MEMORY_TYPES).stream()
-                            .map(MemoryStore.ScoredRecord::record).toList());
-                    ranked.put("vector", retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(), 50,
-                            ContextService.MEMORY_TYPES).stream().map(MemoryStore.ScoredRecord::record).toList());
-                    HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
-                            ContextService.MEMORY_TYPES, 50, now);
-                    ranked.put("fused", fused.search(query).stream().map(HybridRetriever.Result::record).toList());
-                    ranked.put("fused+rescored", retrieval.retriever().search(query).stream()
-                            .map(HybridRetriever.Result::record).toList());
-                    for (Scores s : List.of(cat, overall)) {
-                        s.questions++;
-                        for (Map.Entry<String, List<MemoryRecord>> r : ranked.entrySet()) {
-                            s.add(r.getKey(), "k", EvidenceRecall.recall(evidence.ids(),
-                                    retrieved(r.getValue().subList(0, Math.min(k, r.getValue().size())), tenant), turnTexts));
-                            for (int b : BUDGETS) {
-                                s.add(r.getKey(), String.valueOf(b), EvidenceRecall.recall(evidence.ids(),
-                                        retrieved(withinBudget(r.getValue(), b), tenant), turnTexts));
-                            }
-                        }
-                    }
-                    for (int b : BUDGETS) {
-                        long start = System.nanoTime();
-                        AssembledContext context = retrieval.context().assemble(
-                                new ContextService.Request(tenant, null, null, question, b), now);
-                        if (b == budget) {
-                            latencies.add(System.nanoTime() - start);
-                            contextTokens += context.tokensUsed();
-                        }
-                        double recall = EvidenceRecall.recall(evidence.ids(), retrieved(context.included().stream()
-                                .map(i -> recordOf(i.item(), tenant)).toList(), tenant), turnTexts);
-                        cat.add("context", String.valueOf(b), recall);
-                        overall.add("context", String.valueOf(b), recall);
-                    }
-                }
+        PrintWriter progress = spec.commandLine().getErr();
+        if (budget != 500 && budget != 1000 && budget != 2000) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--budget must be 500, 1000 or 2000: " + budget);
+        }
+        List<LocomoData.Conversation> conversations = LocomoData.read(data);
+        Optional<EmbeddedStack> stack = config != null ? Optional.empty() : Optional.of(EmbeddedStack.start(
+                new EmbeddedStack.Config(EnumSet.allOf(EmbeddedStack.Service.class), 0, 0, 0, Optional.empty()),
+                (service, address) -> say(progress, service.name().toLowerCase(Locale.ROOT) + " ready at " + address)));
+        try {
+            long startedAt = System.currentTimeMillis();
+            Properties p = stack.isPresent() ? LocalPipeline.embedded(stack.get(), true) : RunCommand.load(config);
+            // a run of its own: its group, its transactions, only the records it sends, an index of its own
+            p.setProperty("kafka.bounded", "true");
+            p.setProperty("kafka.group", "engram-eval-" + startedAt);
+            p.setProperty("kafka.transactional-id-prefix", "engram-eval-" + startedAt);
+            p.setProperty("kafka.starting-offsets", "timestamp:" + startedAt);
+            p.setProperty("opensearch.index", "engram-memories-eval-" + startedAt);
+            if (embedModel != null) {
+                p.setProperty("embed.model", EmbeddingModel.ofId(embedModel).id());
             }
-            report(out, byCategory, overall, latencies, overall.questions == 0 ? 0 : contextTokens / (double) overall.questions,
-                    malformed, skipped);
+            PipelineConfig pipeline = PipelineConfig.fromProperties(p);
+            EngramSetup.prepare(pipeline, step -> { });
+            int turns = produce(pipeline.kafkaBootstrap(), conversations);
+            say(progress, "produced " + turns + " turns of " + conversations.size() + " conversations; running the pipeline ("
+                    + pipeline.embeddingModel().id() + ") into " + pipeline.index() + " ...");
+            long ingestStart = System.nanoTime();
+            LocalPipeline.run(p, pipeline, "engram-eval-locomo");
+            double ingestSeconds = (System.nanoTime() - ingestStart) / 1e9;
+            say(progress, String.format(Locale.ROOT, "pipeline done in %.1f s; asking the questions ...", ingestSeconds));
+            try (Retrieval retrieval = Retrieval.open(pipeline.openSearchUrl(), pipeline.index())) {
+                retrieval.store().refresh();
+                Result result = evaluate(retrieval, conversations);
+                report(out, result, pipeline.embeddingModel().id(), turns, ingestSeconds);
+            }
         } finally {
-            if (node != null) {
-                node.close();
-            }
+            stack.ifPresent(EmbeddedStack::close);
         }
         out.flush();
         return 0;
     }
 
-    /** Turns and the extractive summaries of each finished session, embedded and written; returns id → text. */
-    private static Map<String, String> ingest(Retrieval retrieval, String tenant, LocomoData.Conversation c) {
-        List<String> texts = c.turns().stream().map(t -> t.speaker() + ": " + t.text()).toList();
-        List<Embedding> vectors = retrieval.embedder().embedDocuments(texts);
-        List<MemoryRecord> records = new ArrayList<>();
-        Map<String, String> turnTexts = new HashMap<>();
-        Map<Integer, List<SessionCompactor.Turn>> sessions = new LinkedHashMap<>();
-        for (int i = 0; i < texts.size(); i++) {
-            LocomoData.Turn t = c.turns().get(i);
-            String role = t.speaker().equals(c.speakerA()) ? "user" : "assistant";
-            records.add(MemoryRecord.of(tenant + "-" + t.diaId(), tenant, RecordType.TURN, texts.get(i), t.ts())
-                    .embedding(vectors.get(i).vector()).session("s" + t.session()).role(role).position(i)
-                    .tokens(vectors.get(i).tokens()).build());
-            turnTexts.put(t.diaId(), texts.get(i));
-            sessions.computeIfAbsent(t.session(), x -> new ArrayList<>()).add(new SessionCompactor.Turn(t.diaId(), i,
-                    role, texts.get(i), t.ts(), vectors.get(i).tokens()));
-        }
-        SessionCompactor compactor = new SessionCompactor(new ExtractiveSummarizer(retrieval.embedder(),
-                ExtractiveSummarizer.Options.TURNS), SessionCompactor.Options.DEFAULT);
-        for (Map.Entry<Integer, List<SessionCompactor.Turn>> session : sessions.entrySet()) {
-            // as the pipeline does: turn by turn, then as idle (every session is over)
-            for (SessionCompactor.SummaryRecord s : compactor.compactAsTheyCome(tenant, "s" + session.getKey(),
-                    session.getValue(), List.of(), true).summaries()) {
-                records.add(MemoryRecord.of(tenant + "-" + s.id(), tenant, RecordType.SUMMARY, s.text(), s.to())
-                        .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
-                        .quality(s.score().confidence(), s.score().decayRate()).session("s" + session.getKey())
-                        .tokens(s.summaryTokens()).build());
-            }
-        }
-        retrieval.store().upsert(records);
-        retrieval.store().refresh();
-        return turnTexts;
+    private static void say(PrintWriter progress, String line) {
+        progress.println("[eval] " + line);
+        progress.flush();
     }
 
-    private static List<MemoryRecord> withinBudget(List<MemoryRecord> ranked, int budget) {
-        List<MemoryRecord> kept = new ArrayList<>();
+    /**
+     * Each conversation as a gateway would send it: tenant {@code locomo-<sample>}, session {@code s<N>}, the
+     * first speaker as the user, text prefixed by the speaker's name (two people talk; the name is part of what
+     * was said to whom), turns 30 s apart from the session's date-time.
+     */
+    private static int produce(String kafka, List<LocomoData.Conversation> conversations) {
+        int n = 0;
+        try (EngramProducer producer = new EngramProducer(kafka)) {
+            for (LocomoData.Conversation c : conversations) {
+                Map<Integer, Integer> seq = new HashMap<>();
+                for (LocomoData.Turn t : c.turns()) {
+                    producer.send(Payload.turn(tenant(c), "s" + t.session(), null, t.diaId(),
+                            seq.merge(t.session(), 1, Integer::sum) - 1,
+                            t.speaker().equals(c.speakerA()) ? "user" : "assistant", text(t), t.ts()));
+                    n++;
+                }
+            }
+            producer.flush();
+        }
+        return n;
+    }
+
+    static String tenant(LocomoData.Conversation c) {
+        return "locomo-" + c.sampleId().toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9_-]", "-");
+    }
+
+    private static String text(LocomoData.Turn t) {
+        return t.speaker() + ": " + t.text();
+    }
+
+    /** What was measured. */
+    private record Result(Map<Integer, Scores> byCategory, Scores overall, Map<String, Scores> ablations,
+                          List<Long> contextNanos, int malformed, int skipped) {
+    }
+
+    /** The context ablations: the full assembly with one technique switched off. */
+    private static Map<String, ContextService.Options> ablations() {
+        Map<String, ContextService.Options> a = new LinkedHashMap<>();
+        ContextService.Options all = ContextService.Options.DEFAULT;
+        a.put("no_neighbours", all.withoutNeighbours());
+        a.put("keep_duplicates", all.keepingDuplicates());
+        a.put("no_floor", all.withFloor(RelevanceFloor.NONE));
+        a.put("with_summaries", all.withMemoryTypes(ContextService.MEMORY_TYPES));
+        a.put("100_candidates", all.withCandidates(100));
+        return a;
+    }
+
+    private Result evaluate(Retrieval retrieval, List<LocomoData.Conversation> conversations) throws Exception {
+        Map<Integer, Scores> byCategory = new LinkedHashMap<>();
+        Scores overall = new Scores();
+        Map<String, Scores> ablationScores = new LinkedHashMap<>();
+        Map<String, ContextService> ablated = new LinkedHashMap<>();
+        ablations().forEach((name, options) -> {
+            ablated.put(name, new ContextService(retrieval.store(), retrieval.retriever(), options));
+            ablationScores.put(name, new Scores());
+        });
+        HybridRetriever fused = new HybridRetriever(retrieval.store(), retrieval.embedder(),
+                HybridRetriever.Options.DEFAULT.withRanking(HybridRetriever.Ranking.FUSED));
+        int depth = ContextService.Options.DEFAULT.candidates();
+        List<Long> latencies = new ArrayList<>();
+        int malformed = 0;
+        int skipped = 0;
+        for (LocomoData.Conversation c : conversations) {
+            String tenant = tenant(c);
+            Map<String, String> turnTexts = new HashMap<>();
+            c.turns().forEach(t -> turnTexts.put(t.diaId(), text(t)));
+            Instant now = c.turns().get(c.turns().size() - 1).ts().plus(Duration.ofDays(1));
+            int asked = 0;
+            for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
+                int category = qa.path("category").asInt();
+                if (category < 1 || category > 4 || asked >= maxQuestions) {
+                    continue;
+                }
+                List<String> raw = new ArrayList<>();
+                qa.path("evidence").forEach(e -> raw.add(e.asText()));
+                EvidenceRecall.Evidence evidence = EvidenceRecall.parse(raw);
+                malformed += evidence.malformed();
+                if (evidence.ids().isEmpty()) {
+                    skipped++;
+                    continue;
+                }
+                asked++;
+                String question = qa.path("question").asText();
+                Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
+                Map<String, List<ContextItem>> ranked = new LinkedHashMap<>();
+                ranked.put("bm25", items(retrieval.store().bm25(tenant, question, depth, ContextService.MEMORY_TYPES)));
+                ranked.put("vector", items(retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(),
+                        depth, ContextService.MEMORY_TYPES)));
+                HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
+                        ContextService.MEMORY_TYPES, depth, now);
+                ranked.put("fused", results(fused.search(query)));
+                ranked.put("rescored", results(retrieval.retriever().search(query)));
+                for (Scores s : List.of(cat, overall)) {
+                    s.questions++;
+                }
+                for (Map.Entry<String, List<ContextItem>> r : ranked.entrySet()) {
+                    List<ContextItem> top = r.getValue().subList(0, Math.min(k, r.getValue().size()));
+                    add(List.of(cat, overall), r.getKey(), "k", recall(evidence, top, tenant, turnTexts));
+                    for (int b : BUDGETS) {
+                        List<ContextItem> within = withinBudget(r.getValue(), b);
+                        add(List.of(cat, overall), r.getKey(), String.valueOf(b), recall(evidence, within, tenant, turnTexts));
+                        if (b == budget) {
+                            add(List.of(cat, overall), r.getKey(), "tokens", within.stream().mapToInt(ContextItem::tokens).sum());
+                        }
+                    }
+                }
+                for (int b : BUDGETS) {
+                    long start = System.nanoTime();
+                    AssembledContext context = retrieval.context().assemble(
+                            new ContextService.Request(tenant, null, null, question, b), now);
+                    if (b == budget) {
+                        latencies.add(System.nanoTime() - start);
+                        add(List.of(cat, overall), "context", "tokens", context.tokensUsed());
+                    }
+                    add(List.of(cat, overall), "context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
+                }
+                for (Map.Entry<String, ContextService> a : ablated.entrySet()) {
+                    Scores s = ablationScores.get(a.getKey());
+                    s.questions++;
+                    for (int b : BUDGETS) {
+                        AssembledContext context = a.getValue().assemble(
+                                new ContextService.Request(tenant, null, null, question, b), now);
+                        s.add("context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
+                        if (b == budget) {
+                            s.add("context", "tokens", context.tokensUsed());
+                        }
+                    }
+                }
+            }
+        }
+        return new Result(byCategory, overall, ablationScores, latencies, malformed, skipped);
+    }
+
+    private static void add(List<Scores> into, String retriever, String measure, double value) {
+        into.forEach(s -> s.add(retriever, measure, value));
+    }
+
+    private static List<ContextItem> items(List<MemoryStore.ScoredRecord> hits) {
+        return hits.stream().map(h -> new ContextItem(h.record().id(), h.record().type(), h.record().text(),
+                h.record().tokens(), h.score())).toList();
+    }
+
+    private static List<ContextItem> results(List<HybridRetriever.Result> hits) {
+        return hits.stream().map(h -> new ContextItem(h.record().id(), h.record().type(), h.record().text(),
+                h.record().tokens(), h.score())).toList();
+    }
+
+    private static List<ContextItem> included(AssembledContext context) {
+        return context.included().stream().map(AssembledContext.Included::item).toList();
+    }
+
+    /** A ranked list cut to a budget the way a naive context would: in rank order, every item that still fits. */
+    private static List<ContextItem> withinBudget(List<ContextItem> ranked, int budget) {
+        List<ContextItem> kept = new ArrayList<>();
         int left = budget;
-        for (MemoryRecord r : ranked) {
+        for (ContextItem r : ranked) {
             if (r.tokens() <= left) {
                 kept.add(r);
                 left -= r.tokens();
@@ -209,63 +306,79 @@ final class EvalLocomoCommand implements Callable<Integer> {
         return kept;
     }
 
-    private static List<Retrieved> retrieved(List<MemoryRecord> records, String tenant) {
-        return records.stream().map(r -> r.type() == RecordType.SUMMARY ? Retrieved.summary(r.text())
-                : Retrieved.turn(r.id().substring(tenant.length() + 1), r.text())).toList();
+    private static double recall(EvidenceRecall.Evidence evidence, List<ContextItem> items, String tenant,
+                                 Map<String, String> turnTexts) {
+        List<Retrieved> retrieved = new ArrayList<>();
+        for (ContextItem i : items) {
+            if (i.type() == RecordType.SUMMARY) {
+                retrieved.add(Retrieved.summary(i.text()));
+            } else if (i.type() == RecordType.TURN && i.id().startsWith(tenant + "/")) {
+                // turn ids are tenant/session/turn_id, and the turn id is LoCoMo's dialogue id
+                retrieved.add(Retrieved.turn(i.id().substring(i.id().lastIndexOf('/') + 1), i.text()));
+            }
+        }
+        return EvidenceRecall.recall(evidence.ids(), retrieved, turnTexts);
     }
 
-    private static MemoryRecord recordOf(io.engram.model.retrieval.ContextItem item, String tenant) {
-        return MemoryRecord.of(item.id(), tenant, item.type(), item.text(), Instant.EPOCH).tokens(item.tokens()).build();
-    }
-
-    private void report(PrintWriter out, Map<Integer, Scores> byCategory, Scores overall, List<Long> latencies,
-                        double meanContextTokens, int malformed, int skipped) throws Exception {
-        long[] sorted = latencies.stream().mapToLong(Long::longValue).sorted().toArray();
-        double p50 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.5 * sorted.length) - 1] / 1e6;
-        double p95 = sorted.length == 0 ? 0 : sorted[(int) Math.ceil(0.95 * sorted.length) - 1] / 1e6;
+    private void report(PrintWriter out, Result r, String model, int turns, double ingestSeconds) throws Exception {
+        long[] sorted = r.contextNanos().stream().mapToLong(Long::longValue).sorted().toArray();
+        double p50 = percentileMillis(sorted, 0.50);
+        double p95 = percentileMillis(sorted, 0.95);
         if (json) {
             ObjectNode root = ResponsesJson.JSON.createObjectNode();
-            root.put("k", k).put("questions", overall.questions).put("malformed_evidence_ids", malformed)
-                    .put("questions_without_evidence", skipped).put("mean_context_tokens", meanContextTokens)
+            root.put("embedding_model", model).put("k", k).put("budget", budget).put("questions", r.overall().questions)
+                    .put("malformed_evidence_ids", r.malformed()).put("questions_without_evidence", r.skipped())
+                    .put("turns", turns).put("pipeline_seconds", ingestSeconds)
                     .put("context_latency_p50_ms", p50).put("context_latency_p95_ms", p95);
-            root.set("overall", scoresJson(overall));
-            ObjectNode cats = root.putObject("categories");
-            byCategory.forEach((cat, s) -> cats.set(String.valueOf(cat), scoresJson(s)));
+            root.set("overall", scoresJson(r.overall(), RETRIEVERS));
+            ObjectNode cats = root.putObject("per_category");
+            r.byCategory().forEach((cat, s) -> cats.set(String.valueOf(cat), scoresJson(s, RETRIEVERS)));
+            ObjectNode ablations = root.putObject("ablations");
+            r.ablations().forEach((name, s) -> ablations.set(name, scoresJson(s, List.of("context")).get("context")));
             out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
             return;
         }
         out.printf(Locale.ROOT, "%d questions (categories 1-4), %d malformed evidence ids tolerated, %d without evidence%n",
-                overall.questions, malformed, skipped);
-        out.printf(Locale.ROOT, "context at %d tokens: mean %.0f tokens used, latency p50 %.1f ms, p95 %.1f ms%n%n",
-                budget, meanContextTokens, p50, p95);
-        table(out, "all", overall);
-        for (Map.Entry<Integer, Scores> e : byCategory.entrySet()) {
-            table(out, "category " + e.getKey(), e.getValue());
+                r.overall().questions, r.malformed(), r.skipped());
+        out.printf(Locale.ROOT, "%d turns through the pipeline (%s) in %.1f s; context at %d tokens: latency p50 %.1f ms, p95 %.1f ms%n%n",
+                turns, model, ingestSeconds, budget, p50, p95);
+        table(out, "all", r.overall(), RETRIEVERS);
+        for (Map.Entry<Integer, Scores> e : r.byCategory().entrySet()) {
+            table(out, "category " + e.getKey(), e.getValue(), RETRIEVERS);
         }
+        out.printf(Locale.ROOT, "context ablations (all questions)%n  %-16s %9s %9s %9s %9s%n", "", "@500 tok", "@1000 tok",
+                "@2000 tok", "tokens");
+        r.ablations().forEach((name, s) -> out.printf(Locale.ROOT, "  %-16s %9.3f %9.3f %9.3f %9.0f%n", name,
+                s.mean("context", "500"), s.mean("context", "1000"), s.mean("context", "2000"), s.mean("context", "tokens")));
     }
 
-    private ObjectNode scoresJson(Scores s) {
+    private static double percentileMillis(long[] sorted, double p) {
+        return sorted.length == 0 ? 0 : sorted[(int) Math.ceil(p * sorted.length) - 1] / 1e6;
+    }
+
+    private ObjectNode scoresJson(Scores s, List<String> retrievers) {
         ObjectNode node = ResponsesJson.JSON.createObjectNode();
         node.put("questions", s.questions);
-        for (String r : RETRIEVERS) {
+        for (String r : retrievers) {
             ObjectNode o = node.putObject(r);
             if (!r.equals("context")) {
                 o.put("recall_at_k", s.mean(r, "k"));
             }
             for (int b : BUDGETS) {
-                o.put("recall_within_" + b, s.mean(r, String.valueOf(b)));
+                o.put("within_" + b, s.mean(r, String.valueOf(b)));
             }
+            o.put("mean_tokens", s.mean(r, "tokens"));
         }
         return node;
     }
 
-    private void table(PrintWriter out, String title, Scores s) {
-        out.printf(Locale.ROOT, "%s (%d questions)%n  %-16s %9s %9s %9s %9s%n", title, s.questions, "retriever",
-                "recall@" + k, "@500 tok", "@1000 tok", "@2000 tok");
-        for (String r : RETRIEVERS) {
-            out.printf(Locale.ROOT, "  %-16s %9s %9.3f %9.3f %9.3f%n", r,
+    private void table(PrintWriter out, String title, Scores s, List<String> retrievers) {
+        out.printf(Locale.ROOT, "%s (%d questions)%n  %-16s %9s %9s %9s %9s %9s%n", title, s.questions, "retriever",
+                "recall@" + k, "@500 tok", "@1000 tok", "@2000 tok", "tokens");
+        for (String r : retrievers) {
+            out.printf(Locale.ROOT, "  %-16s %9s %9.3f %9.3f %9.3f %9.0f%n", r,
                     r.equals("context") ? "-" : String.format(Locale.ROOT, "%.3f", s.mean(r, "k")),
-                    s.mean(r, "500"), s.mean(r, "1000"), s.mean(r, "2000"));
+                    s.mean(r, "500"), s.mean(r, "1000"), s.mean(r, "2000"), s.mean(r, "tokens"));
         }
         out.println();
     }

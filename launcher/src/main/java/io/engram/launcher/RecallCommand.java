@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.model.retrieval.AssembledContext;
 import java.io.PrintWriter;

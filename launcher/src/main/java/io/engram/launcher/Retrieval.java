@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
@@ -7,20 +8,27 @@ import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.OnnxEmbedder;
-import io.engram.model.partition.TierBudget;
-import io.engram.model.retrieval.ContinuityTail;
 
 /** The read side wired once: store, cached query embedder, hybrid retriever, context service. */
 public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,
                         ContextService context) implements AutoCloseable {
 
-    /** The read side over one index, with the default retriever and context settings. */
+    /** The read side over an existing index, embedding queries with the model that made its vectors. */
     public static Retrieval open(String openSearchUrl, String index) {
+        String model;
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT)) {
+            model = store.embeddingModel();
+        }
+        return open(openSearchUrl, index, EmbeddingModel.ofId(model));
+    }
+
+    /** The read side over one index whose vectors {@code model} makes, with the default retriever and context settings. */
+    public static Retrieval open(String openSearchUrl, String index, EmbeddingModel model) {
         OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
-        CachingEmbedder embedder = new CachingEmbedder(OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 10_000);
+        CachingEmbedder embedder = new CachingEmbedder(model.open(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         return new Retrieval(store, embedder, retriever,
-                new ContextService(store, retriever, TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, 50));
+                new ContextService(store, retriever, ContextService.Options.DEFAULT));
     }
 
     @Override

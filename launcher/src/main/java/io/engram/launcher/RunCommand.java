@@ -1,7 +1,5 @@
 package io.engram.launcher;
 
-import io.engram.jobs.EngramJob;
-import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import java.io.IOException;
@@ -10,7 +8,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -39,10 +36,7 @@ final class RunCommand implements Callable<Integer> {
         spec.commandLine().getOut().println("running the pipeline against " + pipeline.kafkaBootstrap() + ", "
                 + pipeline.openSearchUrl() + ", " + pipeline.postgresUrl());
         spec.commandLine().getOut().flush();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                EngramJob.flinkConfiguration(props, pipeline));
-        new EngramPipeline(pipeline).build(env, EngramPipeline.kafkaSource(pipeline), EngramPipeline.sinks(pipeline));
-        env.execute("engram");
+        LocalPipeline.run(props, pipeline, "engram");
         return 0;
     }
 

@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -49,9 +50,9 @@ class ReadApiTest {
     @BeforeAll
     static void start(EmbeddedOpenSearch openSearch) throws Exception {
         openSearchUrl = openSearch.httpUrl();
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
+        try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open();
              OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, INDEX, RetryPolicy.DEFAULT)) {
-            store.ensureIndex(embedder.dimension());
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), embedder.dimension());
             var vectors = embedder.embedDocuments(TEXTS);
             List<MemoryRecord> records = new ArrayList<>();
             for (String tenant : List.of("tenant-a", "tenant-b", "tenant-c")) {
@@ -64,7 +65,7 @@ class ReadApiTest {
             store.upsert(records);
             store.refresh();
         }
-        retrieval = Retrieval.open(openSearchUrl, INDEX);
+        retrieval = Retrieval.open(openSearchUrl, INDEX, EmbeddingModel.ALL_MINILM_L6_V2);
         api = new HttpApi(0, new ApiKeys(Map.of(KEY_A, "tenant-a", KEY_B, "tenant-b")), retrieval,
                 Clock.fixed(Instant.parse("2026-11-02T00:00:00Z"), ZoneOffset.UTC));
     }

@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -130,7 +131,7 @@ class StandaloneClusterTest {
         EndToEndInput.produce(kafka);
         String victim = cluster.taskManagerIds().get(0);
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
-            store.ensureIndex(OnnxEmbedder.MINILM_DIMENSION);
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
             await("the first records written", job, () -> {
                 store.refresh();
                 return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
@@ -198,7 +199,7 @@ class StandaloneClusterTest {
 
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-rescale");
              EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
-            store.ensureIndex(OnnxEmbedder.MINILM_DIMENSION); // what the job does first; the test polls it before
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION); // what the job does first; the test polls it before
             // phase 1, parallelism 2: all within seconds of event time, so no turn is final yet
             String job = run(rescale, 2, null);
             assertRestoredAt(job, null, 2);

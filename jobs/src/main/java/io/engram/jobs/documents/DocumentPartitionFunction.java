@@ -17,6 +17,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.Arrays;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
@@ -38,6 +39,8 @@ import org.apache.flink.util.OutputTag;
 public final class DocumentPartitionFunction extends KeyedProcessFunction<String, DocEvent, StoreOp> {
 
     private static final long serialVersionUID = 1L;
+    /** The tier kept for a node that is no record of its own (a heading): nothing to delete at its position. */
+    private static final int NOT_STORED = -1;
 
     public static final OutputTag<RejectRecord> REJECTS =
             new OutputTag<>("document-rejects", TypeInformation.of(RejectRecord.class));
@@ -108,7 +111,8 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         }
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
         int[] tiers = new int[partitioned.nodes().size()]; // a node's index is its position in the list
-        for (DocumentNode node : partitioned.nodes()) {
+        Arrays.fill(tiers, NOT_STORED);
+        for (DocumentNode node : partitioned.storedNodes()) {
             tiers[node.index()] = node.tier();
             RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;
             out.collect(StoreOp.upsert(MemoryRecord.of(
@@ -138,6 +142,9 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             return;
         }
         for (int position = 0; position < tiers.length; position++) {
+            if (tiers[position] == NOT_STORED) {
+                continue;
+            }
             out.collect(StoreOp.delete(doc.tenantId(), RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), live,
                     position), tiers[position] == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT, null,
                     doc.tsMillis(), null));

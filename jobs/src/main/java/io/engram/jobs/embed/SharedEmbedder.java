@@ -2,9 +2,8 @@ package io.engram.jobs.embed;
 
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.Embedder;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.Embedding;
-import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.tokens.TokenCounter;
 import java.util.HashMap;
 import java.util.List;
@@ -21,26 +20,21 @@ public final class SharedEmbedder implements EmbedderFactory {
     private static final long serialVersionUID = 1L;
     private static final Map<String, Shared> INSTANCES = new HashMap<>();
 
-    private final boolean quantized;
+    private final EmbeddingModel model;
     private final int cacheEntries;
 
-    private SharedEmbedder(boolean quantized, int cacheEntries) {
-        this.quantized = quantized;
+    /** {@code model} with a cache of {@code cacheEntries} vectors. */
+    public SharedEmbedder(EmbeddingModel model, int cacheEntries) {
+        this.model = model;
         this.cacheEntries = cacheEntries;
-    }
-
-    /** all-MiniLM-L6-v2 (fp32, or int8 when {@code quantized}) with a cache of {@code cacheEntries} vectors. */
-    public static SharedEmbedder miniLm(boolean quantized, int cacheEntries) {
-        return new SharedEmbedder(quantized, cacheEntries);
     }
 
     @Override
     public Embedder get() {
-        String key = (quantized ? OnnxEmbedder.MINILM_QUANTIZED_ID : OnnxEmbedder.MINILM_ID) + "/" + cacheEntries;
+        String key = model.id() + "/" + cacheEntries;
         synchronized (INSTANCES) {
-            Shared shared = INSTANCES.computeIfAbsent(key, k -> new Shared(k, new CachingEmbedder(quantized
-                    ? OnnxEmbedder.allMiniLmL6V2Quantized(OnnxEmbedder.quantizedOptions())
-                    : OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), cacheEntries)));
+            Shared shared = INSTANCES.computeIfAbsent(key, k -> new Shared(k, new CachingEmbedder(model.open(),
+                    cacheEntries)));
             shared.references++;
             return shared;
         }

@@ -2,15 +2,23 @@ package io.engram.jobs.retrieval;
 
 import io.engram.jobs.store.MemoryStore;
 import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.AssembledContext.Excluded;
+import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFloor;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -21,9 +29,16 @@ import java.util.Set;
  */
 public final class ContextService {
 
-    /** Memory types that compete for the budget left after rules and tail. */
+    /** Every memory type: what {@code POST /v1/search} looks in by default. */
     public static final Set<RecordType> MEMORY_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
             RecordType.KNOWLEDGE, RecordType.SUMMARY, RecordType.TURN);
+    /**
+     * The memory types that compete for a context's budget after rules and tail. Not summaries: compaction's
+     * summaries are extractive, so every sentence of one is also a turn in the store (turns are kept), and a
+     * summary in a context spends its budget saying again what the turns say (docs/algorithms.md measures it).
+     */
+    public static final Set<RecordType> CONTEXT_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
+            RecordType.KNOWLEDGE, RecordType.TURN);
     private static final int MAX_RULES = 10_000;
     private static final int TAIL_WINDOW = 256;
 
@@ -31,33 +46,143 @@ public final class ContextService {
     public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
     }
 
+    /**
+     * How contexts are assembled (docs/algorithms.md, "Context assembly", has the measured effect of each).
+     *
+     * @param alpha2               α2, the soft-rule share of the budget
+     * @param tail                 the recent raw tail of the asking session
+     * @param memoryTypes          the record types retrieved to compete for the budget
+     * @param candidates           how many memories are retrieved to compete for it
+     * @param neighbourRadius      a retrieved turn brings the turns this close to it in its session (0: none)
+     * @param neighbourWeight      a neighbour's score: this times its turn's score, per turn of distance
+     * @param duplicateContainment from which a memory counts as already said ({@link ContextAssembler})
+     * @param floor                which retrieved memories are related to the query at all
+     */
+    public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
+                          int neighbourRadius, double neighbourWeight, double duplicateContainment,
+                          RelevanceFloor floor) {
+
+        public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
+                CONTEXT_TYPES, 50, 1, 0.8, 0.8, new RelevanceFloor(0.9));
+
+        public Options {
+            memoryTypes = Set.copyOf(memoryTypes);
+            if (candidates < 1 || neighbourRadius < 0 || neighbourWeight <= 0 || neighbourWeight > 1) {
+                throw new IllegalArgumentException("invalid context options: " + candidates + " candidates, radius "
+                        + neighbourRadius + ", neighbour weight " + neighbourWeight);
+            }
+        }
+
+        public Options withMemoryTypes(Set<RecordType> types) {
+            return new Options(alpha2, tail, types, candidates, neighbourRadius, neighbourWeight, duplicateContainment,
+                    floor);
+        }
+
+        public Options withCandidates(int n) {
+            return new Options(alpha2, tail, memoryTypes, n, neighbourRadius, neighbourWeight, duplicateContainment,
+                    floor);
+        }
+
+        /** Without neighbouring turns. */
+        public Options withoutNeighbours() {
+            return new Options(alpha2, tail, memoryTypes, candidates, 0, neighbourWeight, duplicateContainment, floor);
+        }
+
+        /** With near-duplicates kept. */
+        public Options keepingDuplicates() {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbourRadius, neighbourWeight,
+                    ContextAssembler.KEEP_DUPLICATES, floor);
+        }
+
+        public Options withFloor(RelevanceFloor other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbourRadius, neighbourWeight,
+                    duplicateContainment, other);
+        }
+    }
+
     private final MemoryStore store;
     private final HybridRetriever retriever;
     private final ContextAssembler assembler;
-    private final ContinuityTail tail;
-    private final int memoryCandidates;
+    private final Options options;
 
-    public ContextService(MemoryStore store, HybridRetriever retriever, double alpha2, ContinuityTail tail,
-                          int memoryCandidates) {
+    public ContextService(MemoryStore store, HybridRetriever retriever, Options options) {
         this.store = store;
         this.retriever = retriever;
-        this.assembler = new ContextAssembler(alpha2);
-        this.tail = tail;
-        this.memoryCandidates = memoryCandidates;
+        this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment());
+        this.options = options;
     }
 
     public AssembledContext assemble(Request request, Instant now) {
         List<ContextItem> hard = rules(request.tenantId(), 1);
         List<ContextItem> soft = rules(request.tenantId(), 2);
         List<ContextItem> recent = request.sessionId() == null ? List.of() : recentTail(request);
-        List<ContextItem> candidates = new ArrayList<>();
+        Map<String, ContextItem> candidates = new LinkedHashMap<>();
+        List<Excluded> unrelated = new ArrayList<>();
         if (request.query() != null && !request.query().isBlank()) {
-            for (HybridRetriever.Result r : retriever.search(new HybridRetriever.Query(request.tenantId(),
-                    request.query(), request.sessionId(), request.userId(), MEMORY_TYPES, memoryCandidates, now))) {
-                candidates.add(item(r.record(), r.score()));
+            List<HybridRetriever.Result> hits = retriever.search(new HybridRetriever.Query(request.tenantId(),
+                    request.query(), request.sessionId(), request.userId(), options.memoryTypes(), options.candidates(), now));
+            double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
+            List<HybridRetriever.Result> related = new ArrayList<>();
+            for (HybridRetriever.Result r : hits) {
+                if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
+                    related.add(r);
+                    candidates.put(r.record().id(), item(r.record(), r.score()));
+                } else {
+                    unrelated.add(new Excluded(item(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
+                            "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
+                            r.cosine(), options.floor().minimumCosine(bestCosine))));
+                }
+            }
+            if (options.neighbourRadius() > 0) {
+                addNeighbours(request.tenantId(), related, candidates);
             }
         }
-        return assembler.assemble(request.budgetTokens(), hard, recent, soft, candidates);
+        AssembledContext context = assembler.assemble(request.budgetTokens(), hard, recent, soft,
+                new ArrayList<>(candidates.values()));
+        if (unrelated.isEmpty()) {
+            return context;
+        }
+        List<Excluded> excluded = new ArrayList<>(context.excluded());
+        excluded.addAll(unrelated);
+        return new AssembledContext(context.included(), excluded, context.tokensUsed(), context.budget(),
+                context.degraded(), context.degradedReasons());
+    }
+
+    /**
+     * The turns around each retrieved turn join the candidates, scored {@code weight^distance} times their
+     * turn's score (a turn near several keeps its best): an answer is often the turn after the one that
+     * matches the question, and a fact stated over two turns is whole only with both.
+     */
+    private void addNeighbours(String tenantId, List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
+        Map<String, Set<Integer>> positions = new HashMap<>();
+        for (HybridRetriever.Result r : hits) {
+            if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
+                positions.computeIfAbsent(r.record().sessionId(), s -> new HashSet<>()).add(r.record().position());
+            }
+        }
+        if (positions.isEmpty()) {
+            return;
+        }
+        Map<String, Map<Integer, Double>> hitScores = new HashMap<>();
+        for (HybridRetriever.Result r : hits) {
+            if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
+                hitScores.computeIfAbsent(r.record().sessionId(), s -> new HashMap<>())
+                        .merge(r.record().position(), r.score(), Math::max);
+            }
+        }
+        for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbourRadius())) {
+            double best = 0;
+            for (Map.Entry<Integer, Double> hit : hitScores.get(turn.sessionId()).entrySet()) {
+                int distance = Math.abs(hit.getKey() - turn.position());
+                if (distance > 0 && distance <= options.neighbourRadius()) {
+                    best = Math.max(best, hit.getValue() * Math.pow(options.neighbourWeight(), distance));
+                }
+            }
+            ContextItem existing = candidates.get(turn.id());
+            if (best > 0 && (existing == null || existing.score() < best)) {
+                candidates.put(turn.id(), item(turn, best));
+            }
+        }
     }
 
     private List<ContextItem> rules(String tenantId, int tier) {
@@ -76,7 +201,7 @@ public final class ContextService {
         for (int i = newestFirst.size() - 1; i >= 0; i--) {
             turns.add(new TailTurn(newestFirst.get(i)));
         }
-        int start = tail.start(turns, t -> t.record().tokens());
+        int start = options.tail().start(turns, t -> t.record().tokens());
         return turns.subList(start, turns.size()).stream().map(t -> item(t.record(), 0)).toList();
     }
 

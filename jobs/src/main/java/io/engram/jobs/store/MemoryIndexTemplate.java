@@ -18,6 +18,8 @@ public final class MemoryIndexTemplate {
 
     public static final String NAME = "engram-memories";
     public static final String INDEX = "engram-memories-v1";
+    /** The model of an index created before indices recorded theirs: every such index was made by this one. */
+    public static final String UNRECORDED_MODEL = "all-minilm-l6-v2";
     private static final String RESOURCE = "engram/opensearch/memory-records-template.json";
     private static final ObjectMapper JSON = new ObjectMapper();
 

@@ -32,8 +32,18 @@ public interface MemoryStore extends AutoCloseable {
     record TermCounts(long documents, Map<String, Long> documentFrequency) {
     }
 
-    /** Installs the index template for vectors of {@code dimension} and creates the index when absent. */
-    void ensureIndex(int dimension);
+    /**
+     * Installs the index template for vectors of {@code dimension} and creates the index when absent, recording
+     * which embedding model made its vectors; refuses an existing index whose vectors another model made (one
+     * index never mixes models: their vectors are not comparable).
+     */
+    void ensureIndex(String embeddingModel, int dimension);
+
+    /**
+     * The embedding model whose vectors the index holds, so the read side embeds queries with the same one;
+     * {@link MemoryIndexTemplate#UNRECORDED_MODEL} for an index created before the model was recorded.
+     */
+    String embeddingModel();
 
     /**
      * Indexes the records (insert or overwrite by id). Retries, with backoff, the whole request on connection
@@ -56,8 +66,18 @@ public interface MemoryStore extends AutoCloseable {
     /** Makes every write so far searchable (tests, the demo, cycle closing). */
     void refresh();
 
-    /** BM25 over {@code text}, the tenant's records only, optionally of some types. */
+    /**
+     * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's
+     * records only, optionally of some types.
+     */
     List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types);
+
+    /**
+     * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
+     * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
+     * search.
+     */
+    List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
 
     /**
      * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with its

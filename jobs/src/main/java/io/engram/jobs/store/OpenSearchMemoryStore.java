@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hc.core5.http.HttpHost;
+import org.opensearch.client.json.JsonData;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch.OpenSearchClient;
 import org.opensearch.client.opensearch._types.FieldValue;
@@ -38,6 +39,7 @@ import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBui
  */
 public final class OpenSearchMemoryStore implements MemoryStore {
 
+    private static final String META_MODEL = "embedding_model";
     private static final Set<Integer> RETRYABLE = Set.of(429, 502, 503, 504);
     private static final java.util.regex.Pattern STATUS_LINE = java.util.regex.Pattern.compile("status line \\[HTTP/[0-9.]+ (\\d{3})");
     private static final com.fasterxml.jackson.databind.ObjectMapper JSON = VectorJson.MAPPER;
@@ -77,12 +79,12 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public void ensureIndex(int dimension) {
+    public void ensureIndex(String embeddingModel, int dimension) {
         try {
             send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME, MemoryIndexTemplate.body(dimension).toString(), 200);
             if (!client.indices().exists(e -> e.index(index)).value()) {
-                try {
-                    client.indices().create(c -> c.index(index));
+                try { // the model goes into this index's mapping, not the template that several indices share
+                    client.indices().create(c -> c.index(index).mappings(m -> m.meta(META_MODEL, JsonData.of(embeddingModel))));
                 } catch (OpenSearchException e) {
                     if (!"resource_already_exists_exception".equals(e.error().type())) {
                         throw e;
@@ -93,6 +95,27 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                     org.opensearch.client.opensearch._types.HealthStatus.Yellow));
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up index " + index, e);
+        }
+        String recorded = embeddingModel();
+        if (!recorded.equals(embeddingModel)) {
+            throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
+                    + ", not " + embeddingModel + ": keep embed.model=" + recorded + ", or write to a new opensearch.index"
+                    + " and replay the topics into it (docs/operations.md, \"Changing the embedding model\")");
+        }
+    }
+
+    @Override
+    public String embeddingModel() {
+        try {
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                throw new IllegalStateException("index " + index + " does not exist: the pipeline creates it when it"
+                        + " starts (or name another index)");
+            }
+            JsonNode mapping = JSON.readTree(send("GET", "/" + index + "/_mapping", null, 200));
+            JsonNode model = mapping.path(index).path("mappings").path("_meta").path(META_MODEL);
+            return model.isTextual() ? model.asText() : MemoryIndexTemplate.UNRECORDED_MODEL;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the mapping of index " + index, e);
         }
     }
 
@@ -211,8 +234,28 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
     @Override
     public List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
-        Query match = Query.of(q -> q.match(m -> m.field("text").query(FieldValue.of(query))));
+        Query match = Query.of(q -> q.match(m -> m.field("text.en").query(FieldValue.of(query))));
         return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
+    }
+
+    @Override
+    public List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
+        List<Query> around = new ArrayList<>();
+        int size = 0;
+        for (Map.Entry<String, Set<Integer>> session : positionsBySession.entrySet()) {
+            for (int position : session.getValue()) {
+                around.add(Query.of(q -> q.bool(b -> b
+                        .filter(f -> f.term(t -> t.field("session_id").value(FieldValue.of(session.getKey()))))
+                        .filter(f -> f.range(r -> r.field("position").gte(JsonData.of(position - radius))
+                                .lte(JsonData.of(position + radius)))))));
+                size += 2 * radius + 1;
+            }
+        }
+        if (around.isEmpty()) {
+            return List.of();
+        }
+        return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters(tenantId, Set.of(RecordType.TURN)))
+                .should(around).minimumShouldMatch("1"))), null).stream().map(ScoredRecord::record).toList();
     }
 
     @Override

@@ -45,6 +45,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private static final long serialVersionUID = 1L;
 
     private final MemoryStore.Factory storeFactory;
+    private final String embeddingModel;
     private final int vectorDimension;
     private final int maxBulk;
     private final CycleClock clock;
@@ -64,10 +65,11 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
             .thenComparing(c -> c.op().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
-    public StoreWriterOperator(MemoryStore.Factory storeFactory, int vectorDimension, int maxBulk, Duration maxDelay,
-                               Duration quietGap) {
+    public StoreWriterOperator(MemoryStore.Factory storeFactory, String embeddingModel, int vectorDimension, int maxBulk,
+                               Duration maxDelay, Duration quietGap) {
         super(maxDelay);
         this.storeFactory = storeFactory;
+        this.embeddingModel = embeddingModel;
         this.vectorDimension = vectorDimension;
         this.maxBulk = maxBulk;
         this.clock = new CycleClock(quietGap);
@@ -77,7 +79,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     public void open() throws Exception {
         super.open();
         store = storeFactory.open();
-        store.ensureIndex(vectorDimension);
+        store.ensureIndex(embeddingModel, vectorDimension);
         openCycle = getKeyedStateStore().getState(new ValueStateDescriptor<>("open-cycle", Types.STRING));
         lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
         compactionChanges = getKeyedStateStore().getListState(

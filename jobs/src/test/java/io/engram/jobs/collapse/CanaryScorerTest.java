@@ -1,5 +1,6 @@
 package io.engram.jobs.collapse;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.MemoryStore;
@@ -39,7 +40,7 @@ class CanaryScorerTest {
     @Test
     void anotherTenantOnTheSameShardDoesNotMoveTheRanks(EmbeddedOpenSearch openSearch) throws Exception {
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(), INDEX, RetryPolicy.DEFAULT)) {
-            store.ensureIndex(384);
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
             String neighbour = tenantOnTheSameShard(openSearch.httpUrl());
             List<MemoryRecord> own = List.of(
                     summary(TENANT, "s1", "budget review budget review deadline friday office"),

@@ -1,5 +1,6 @@
 package io.engram.jobs.collapse;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.MemoryStore;
@@ -46,7 +47,7 @@ class CollapseDetectorOperatorTest {
     static void index(EmbeddedOpenSearch openSearch) {
         openSearchUrl = openSearch.httpUrl();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, INDEX, RetryPolicy.DEFAULT)) {
-            store.ensureIndex(384);
+            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
         }
     }
 

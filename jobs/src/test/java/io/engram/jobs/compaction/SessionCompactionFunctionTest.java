@@ -1,5 +1,6 @@
 package io.engram.jobs.compaction;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.embed.EmbedderOptions;
@@ -37,7 +38,7 @@ class SessionCompactionFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness() throws Exception {
         SessionCompactionFunction function = new SessionCompactionFunction(
-                () -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()),
+                () -> EmbeddingModel.ALL_MINILM_L6_V2.open(),
                 Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30));
         KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness =
                 new KeyedOneInputStreamOperatorTestHarness<>(new SessionCompactionOperator(function),

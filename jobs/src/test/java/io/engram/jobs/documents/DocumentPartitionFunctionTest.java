@@ -1,5 +1,6 @@
 package io.engram.jobs.documents;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.RecordIds;
@@ -27,7 +28,7 @@ class DocumentPartitionFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreOp> harness() throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
-                new DocumentPartitionFunction(() -> OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults()), 8192, 0.4,
+                new DocumentPartitionFunction(() -> EmbeddingModel.ALL_MINILM_L6_V2.open(), 8192, 0.4,
                         0.3)), DocEvent::documentKey, Types.STRING);
         harness.open();
         return harness;

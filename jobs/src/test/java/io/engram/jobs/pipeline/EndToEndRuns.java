@@ -1,5 +1,6 @@
 package io.engram.jobs.pipeline;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -125,7 +126,7 @@ abstract class EndToEndRuns {
 
     @Test
     void theStoreHoldsExactlyTheLiveRecordsOfEachTenant() throws Exception {
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
+        try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open()) {
             MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults().withTokens(embedder.tokenCounter()));
             for (String tenant : EndToEndInput.TENANTS) {
                 List<String> lines = plain.get(tenant);
@@ -184,9 +185,9 @@ abstract class EndToEndRuns {
 
     @Test
     void aContextAssemblesFromWhatThePipelineWrote() {
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
+        try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open()) {
             ContextService service = new ContextService(store,
-                    new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT), 0.3, ContinuityTail.DEFAULT, 50);
+                    new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT), ContextService.Options.DEFAULT);
             AssembledContext context = service.assemble(new ContextService.Request(INITECH, null, null,
                     "when is the staging database restored?", 2000), T0.plusSeconds(3600));
             List<String> included = context.included().stream().map(i -> i.item().id()).toList();

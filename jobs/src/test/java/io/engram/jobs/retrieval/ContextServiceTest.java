@@ -1,5 +1,6 @@
 package io.engram.jobs.retrieval;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.OpenSearchMemoryStore;
@@ -7,6 +8,8 @@ import io.engram.jobs.store.Records;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.retrieval.ContextAssembler;
+import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.ContinuityTail;
@@ -40,9 +43,9 @@ class ContextServiceTest {
 
     @BeforeAll
     static void index(EmbeddedOpenSearch openSearch) {
-        embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
+        embedder = EmbeddingModel.ALL_MINILM_L6_V2.open();
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-context-test", RetryPolicy.DEFAULT);
-        store.ensureIndex(embedder.dimension());
+        store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), embedder.dimension());
         var vectors = embedder.embedDocuments(TEXTS);
         List<MemoryRecord> records = new ArrayList<>();
         // a session that alternates user / assistant for 40 turns of 20 tokens
@@ -69,7 +72,8 @@ class ContextServiceTest {
         store.upsert(records);
         store.refresh();
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
-        service = new ContextService(store, retriever, 0.3, ContinuityTail.DEFAULT, 50);
+        service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
+                ContextService.MEMORY_TYPES, 50, 0, 0.8, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE));
     }
 
     @AfterAll

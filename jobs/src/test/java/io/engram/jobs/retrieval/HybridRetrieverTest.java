@@ -1,5 +1,6 @@
 package io.engram.jobs.retrieval;
 
+import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.OpenSearchMemoryStore;
@@ -41,9 +42,9 @@ class HybridRetrieverTest {
 
     @BeforeAll
     static void index(EmbeddedOpenSearch openSearch) {
-        embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
+        embedder = EmbeddingModel.ALL_MINILM_L6_V2.open();
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-hybrid-test", RetryPolicy.DEFAULT);
-        store.ensureIndex(embedder.dimension());
+        store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), embedder.dimension());
         List<MemoryRecord> records = new ArrayList<>();
         List<String> texts = CORPUS.stream().map(c -> c[1]).toList();
         var vectors = embedder.embedDocuments(texts);

@@ -24,7 +24,7 @@ class OpenSearchMemoryStoreTest {
     @BeforeAll
     static void connect(EmbeddedOpenSearch openSearch) {
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-store-test", RetryPolicy.DEFAULT);
-        store.ensureIndex(3);
+        store.ensureIndex("test-vectors", 3);
     }
 
     @AfterAll

@@ -24,7 +24,7 @@ class OpenSearchOutageTest {
         try (OutageProxy proxy = new OutageProxy(openSearch.httpUrl(), 0, 2);
              OpenSearchMemoryStore store = new OpenSearchMemoryStore(proxy.url(), "engram-memories-outage-test",
                      new RetryPolicy(6, Duration.ofMillis(20), Duration.ofMillis(200)))) {
-            store.ensureIndex(3);
+            store.ensureIndex("test-vectors", 3);
             List<MemoryRecord> records = List.of(
                     Records.memory("outage", "outage-1", "first", new float[] {1, 0, 0}),
                     Records.memory("outage", "outage-2", "second", new float[] {0, 1, 0}));

@@ -40,11 +40,6 @@ import java.util.concurrent.Executors;
  */
 public final class OnnxEmbedder implements Embedder {
 
-    public static final String MINILM_ID = "all-minilm-l6-v2";
-    public static final String MINILM_QUANTIZED_ID = "all-minilm-l6-v2-q";
-    /** The vector length of all-MiniLM-L6-v2 (both variants), what the index mapping is created for. */
-    public static final int MINILM_DIMENSION = 384;
-
     private final String baseId;
     private final EmbedderOptions options;
     private final OrtEnvironment environment;
@@ -60,26 +55,6 @@ public final class OnnxEmbedder implements Embedder {
     /** Runs batches concurrently when {@code concurrentBatches > 1}; null otherwise. */
     private final ExecutorService batchPool;
 
-    /** all-MiniLM-L6-v2 (fp32), loaded from the classpath. */
-    public static OnnxEmbedder allMiniLmL6V2(EmbedderOptions options) {
-        return fromClasspath(MINILM_ID, "all-minilm-l6-v2.onnx", "all-minilm-l6-v2-tokenizer.json", options);
-    }
-
-    /**
-     * The int8-quantised all-MiniLM-L6-v2: a quarter of the memory, several times faster. Its activations are
-     * quantised dynamically per call, so a row's vector depends on the other rows of its batch; with
-     * {@code maxBatchRows = 1} (what {@link #quantizedOptions()} sets) vectors are reproducible.
-     */
-    public static OnnxEmbedder allMiniLmL6V2Quantized(EmbedderOptions options) {
-        return fromClasspath(MINILM_QUANTIZED_ID, "all-minilm-l6-v2-q.onnx", "all-minilm-l6-v2-q-tokenizer.json",
-                options);
-    }
-
-    /** Options that keep quantised vectors reproducible: one row per inference call. */
-    public static EmbedderOptions quantizedOptions() {
-        return EmbedderOptions.defaults().withBatch(1, EmbedderOptions.defaults().windowTokens());
-    }
-
     /** Any sentence-transformers ONNX export with its tokenizer.json. */
     public static OnnxEmbedder fromFiles(Path model, Path tokenizerJson, EmbedderOptions options) {
         try (InputStream tokenizer = Files.newInputStream(tokenizerJson)) {
@@ -90,7 +65,7 @@ public final class OnnxEmbedder implements Embedder {
         }
     }
 
-    private static OnnxEmbedder fromClasspath(String id, String model, String tokenizer, EmbedderOptions options) {
+    static OnnxEmbedder fromClasspath(String id, String model, String tokenizer, EmbedderOptions options) {
         ClassLoader loader = OnnxEmbedder.class.getClassLoader();
         try (InputStream modelIn = loader.getResourceAsStream(model);
              InputStream tokenizerIn = loader.getResourceAsStream(tokenizer)) {

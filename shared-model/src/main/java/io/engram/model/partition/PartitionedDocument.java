@@ -1,6 +1,7 @@
 package io.engram.model.partition;
 
 import io.engram.model.deontic.SerialityConflict;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -19,6 +20,28 @@ public record PartitionedDocument(String cacheKey, List<DocumentNode> nodes, Lis
         nodes = List.copyOf(nodes);
         conflicts = List.copyOf(conflicts);
         warnings = List.copyOf(warnings);
+    }
+
+    /**
+     * The nodes as memory records hold them, in document order: a heading titles what follows it and says little
+     * alone ("## Code Review"), so it is not a record of its own; each lore node under it starts with the
+     * heading's line instead (the nearest heading above; its tokens added, the newline between them is none).
+     * Rules keep their own text: their tiers were budgeted on it.
+     */
+    public List<DocumentNode> storedNodes() {
+        List<DocumentNode> stored = new ArrayList<>();
+        DocumentNode heading = null;
+        for (DocumentNode node : nodes) {
+            if (node.kind() == NodeKind.HEADING) {
+                heading = node;
+            } else if (heading != null && node.tier() == TierAssignment.LORE) {
+                stored.add(new DocumentNode(node.index(), node.kind(), node.tier(), heading.text() + "\n" + node.text(),
+                        heading.tokens() + node.tokens(), node.lineStart(), node.lineEnd(), node.rules()));
+            } else {
+                stored.add(node);
+            }
+        }
+        return stored;
     }
 
     /** The nodes of one tier, in document order. */

@@ -34,7 +34,7 @@ class OnnxEmbedderParityTest {
     @ValueSource(ints = {1, 8, 64})
     void everyTextWithinLangchain4jsWindowMatches(int batch) {
         EmbedderOptions options = EmbedderOptions.defaults().withBatch(batch, Math.max(256, batch * 256));
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(options)) {
+        try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open(options)) {
             List<Embedding> ours = embedder.embedDocuments(texts);
             int compared = 0;
             for (int i = 0; i < texts.size(); i++) {
@@ -54,7 +54,7 @@ class OnnxEmbedderParityTest {
     void withLangchain4jsWindowOfOneHundredTwentyEightEveryTextMatches(int batch) {
         EmbedderOptions options = EmbedderOptions.defaults()
                 .withWindow(128, EmbedderOptions.LongTextMode.TRUNCATE).withBatch(batch, Math.max(128, batch * 128));
-        try (OnnxEmbedder embedder = OnnxEmbedder.allMiniLmL6V2(options)) {
+        try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open(options)) {
             List<Embedding> ours = embedder.embedDocuments(texts);
             int truncated = 0;
             for (int i = 0; i < texts.size(); i++) {

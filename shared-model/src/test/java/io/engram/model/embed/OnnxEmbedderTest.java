@@ -17,7 +17,7 @@ class OnnxEmbedderTest {
 
     @BeforeAll
     static void load() {
-        embedder = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults());
+        embedder = EmbeddingModel.ALL_MINILM_L6_V2.open();
     }
 
     @AfterAll
@@ -79,7 +79,7 @@ class OnnxEmbedderTest {
         assertThat(averaged.truncated()).isFalse();
         assertThat(norm(averaged.vector())).isCloseTo(1.0, within(1e-5));
 
-        try (OnnxEmbedder truncating = OnnxEmbedder.allMiniLmL6V2(
+        try (OnnxEmbedder truncating = EmbeddingModel.ALL_MINILM_L6_V2.open(
                 EmbedderOptions.defaults().withWindow(256, LongTextMode.TRUNCATE))) {
             Embedding cut = truncating.embedDocument(text);
             assertThat(cut.truncated()).isTrue();
@@ -99,7 +99,7 @@ class OnnxEmbedderTest {
         String third = "gamma ".repeat(92).strip();
         Embedding whole = embedder.embedDocument(first + " " + second + " " + third);
         assertThat(whole.windows()).isEqualTo(3);
-        try (OnnxEmbedder raw = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults())) {
+        try (OnnxEmbedder raw = EmbeddingModel.ALL_MINILM_L6_V2.open()) {
             List<Embedding> parts = raw.embedDocuments(List.of(first, second, third));
             // unit vectors do not carry the unnormalised means' norms, so compare directions loosely
             float[] mix = new float[384];
@@ -116,7 +116,7 @@ class OnnxEmbedderTest {
     @Test
     void matryoshkaTruncationRenormalisesThePrefix() {
         Embedding full = embedder.embedDocument("Matryoshka dolls nest inside each other.");
-        try (OnnxEmbedder small = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults().withDimension(128))) {
+        try (OnnxEmbedder small = EmbeddingModel.ALL_MINILM_L6_V2.open(EmbedderOptions.defaults().withDimension(128))) {
             Embedding e = small.embedDocument("Matryoshka dolls nest inside each other.");
             assertThat(e.dimension()).isEqualTo(128);
             assertThat(small.dimension()).isEqualTo(128);
@@ -129,7 +129,7 @@ class OnnxEmbedderTest {
 
     @Test
     void clsPoolingTakesTheFirstTokenInsteadOfTheMean() {
-        try (OnnxEmbedder cls = OnnxEmbedder.allMiniLmL6V2(EmbedderOptions.defaults().withPooling(Pooling.CLS))) {
+        try (OnnxEmbedder cls = EmbeddingModel.ALL_MINILM_L6_V2.open(EmbedderOptions.defaults().withPooling(Pooling.CLS))) {
             Embedding a = cls.embedDocument("pooling differs");
             Embedding mean = embedder.embedDocument("pooling differs");
             assertThat(norm(a.vector())).isCloseTo(1.0, within(1e-5));
@@ -140,7 +140,7 @@ class OnnxEmbedderTest {
 
     @Test
     void queryAndDocumentPrefixesAreApplied() {
-        try (OnnxEmbedder prefixed = OnnxEmbedder.allMiniLmL6V2(
+        try (OnnxEmbedder prefixed = EmbeddingModel.ALL_MINILM_L6_V2.open(
                 EmbedderOptions.defaults().withPrefixes("query: ", "passage: "))) {
             Embedding q = prefixed.embedQuery("where is the key");
             Embedding d = prefixed.embedDocument("where is the key");
@@ -203,7 +203,7 @@ class OnnxEmbedderTest {
 
     @Test
     void quantizedModelIsReproducibleOneRowPerCall() {
-        try (OnnxEmbedder q = OnnxEmbedder.allMiniLmL6V2Quantized(OnnxEmbedder.quantizedOptions())) {
+        try (OnnxEmbedder q = EmbeddingModel.ALL_MINILM_L6_V2_Q.open()) {
             Embedding alone = q.embedDocument("The deploy key lives in the vault.");
             List<Embedding> inCompany = q.embedDocuments(List.of(
                     "a much longer sentence about something entirely different, with numbers 1 2 3",

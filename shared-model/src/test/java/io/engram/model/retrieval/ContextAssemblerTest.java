@@ -8,7 +8,7 @@ import org.junit.jupiter.api.Test;
 
 class ContextAssemblerTest {
 
-    private final ContextAssembler assembler = new ContextAssembler(0.3);
+    private final ContextAssembler assembler = new ContextAssembler(0.3, ContextAssembler.KEEP_DUPLICATES);
 
     private static ContextItem item(String id, RecordType type, int tokens, double score) {
         return new ContextItem(id, type, id, tokens, score);
