@@ -1,6 +1,5 @@
 package io.engram.bench;
 
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.collapse.CanaryScorer;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RecordIds;
@@ -8,6 +7,7 @@ import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.collapse.StoreShape;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;

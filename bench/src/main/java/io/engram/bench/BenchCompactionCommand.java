@@ -1,6 +1,5 @@
 package io.engram.bench;
 
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.launcher.ExistingPath;
 import io.engram.launcher.LocomoData;
 import io.engram.model.compaction.Clusters;
@@ -8,6 +7,7 @@ import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.ContinuityTail;
 import java.io.PrintWriter;

@@ -1,6 +1,5 @@
 package io.engram.bench;
 
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
@@ -14,6 +13,7 @@ import io.engram.jobs.store.RetryPolicy;
 import io.engram.launcher.ExistingPath;
 import io.engram.launcher.LocomoData;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.partition.DocumentNode;
 import io.engram.model.partition.MarkdownPartitioner;

@@ -1,11 +1,11 @@
 package io.engram.bench;
 
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.launcher.Retrieval;
 import io.engram.model.embed.Embedding;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;

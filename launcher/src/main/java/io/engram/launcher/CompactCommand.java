@@ -1,15 +1,17 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.PayloadKind;
+import io.engram.client.PayloadValidator;
 import io.engram.model.compaction.ExtractiveSummarizer;
-import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.compaction.SessionCompactor.Turn;
+import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
@@ -19,8 +21,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
-import io.engram.client.PayloadKind;
-import io.engram.client.PayloadValidator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;

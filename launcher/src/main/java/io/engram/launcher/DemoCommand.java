@@ -1,6 +1,5 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
@@ -12,11 +11,12 @@ import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.store.MemoryStore;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
-import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
+import io.engram.stack.EmbeddedStack;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;

@@ -1,14 +1,14 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.embed.CachingEmbedder;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbedderOptions.LongTextMode;
 import io.engram.model.embed.EmbedderOptions.Pooling;
+import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.Embedding;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;

@@ -1,12 +1,12 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 
 /** The read side wired once: store, cached query embedder, hybrid retriever, context service. */

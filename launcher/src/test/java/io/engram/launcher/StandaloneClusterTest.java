@@ -1,18 +1,19 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.engram.cluster.FlinkRest;
-import io.engram.cluster.StandaloneCluster;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
+import io.engram.cluster.FlinkRest;
+import io.engram.cluster.StandaloneCluster;
 import io.engram.jobs.EngramJob;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.pipeline.EndToEndInput;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -131,7 +132,7 @@ class StandaloneClusterTest {
         EndToEndInput.produce(kafka);
         String victim = cluster.taskManagerIds().get(0);
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
-            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
+            store.ensureIndex(PipelineConfig.defaults().embeddingModel().id(), EmbeddingModel.DIMENSION);
             await("the first records written", job, () -> {
                 store.refresh();
                 return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
@@ -199,7 +200,7 @@ class StandaloneClusterTest {
 
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-rescale");
              EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
-            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION); // what the job does first; the test polls it before
+            store.ensureIndex(PipelineConfig.defaults().embeddingModel().id(), EmbeddingModel.DIMENSION); // what the job does first; the test polls it before
             // phase 1, parallelism 2: all within seconds of event time, so no turn is final yet
             String job = run(rescale, 2, null);
             assertRestoredAt(job, null, 2);

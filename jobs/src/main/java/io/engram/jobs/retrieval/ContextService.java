@@ -1,14 +1,14 @@
 package io.engram.jobs.retrieval;
 
 import io.engram.jobs.store.MemoryStore;
-import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
-import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import java.time.Instant;
@@ -47,7 +47,7 @@ public final class ContextService {
     }
 
     /**
-     * How contexts are assembled (docs/algorithms.md, "Context assembly", has the measured effect of each).
+     * How contexts are assembled (docs/contracts.md §E.3–§E.4; docs/benchmarks.md has the measured effect of each).
      *
      * @param alpha2               α2, the soft-rule share of the budget
      * @param tail                 the recent raw tail of the asking session

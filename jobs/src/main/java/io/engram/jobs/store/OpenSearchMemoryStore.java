@@ -96,11 +96,31 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up index " + index, e);
         }
+        addEnglishText();
         String recorded = embeddingModel();
         if (!recorded.equals(embeddingModel)) {
             throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
                     + ", not " + embeddingModel + ": keep embed.model=" + recorded + ", or write to a new opensearch.index"
                     + " and replay the topics into it (docs/operations.md, \"Changing the embedding model\")");
+        }
+    }
+
+    /**
+     * An index created before BM25 read {@code text.en} lacks that field: adds it to the mapping and re-indexes the
+     * records in place (an update by query without a script, in the background), so lexical search finds them
+     * again once it has run.
+     */
+    private void addEnglishText() {
+        try {
+            JsonNode mapping = JSON.readTree(send("GET", "/" + index + "/_mapping", null, 200));
+            if (!mapping.path(index).path("mappings").path("properties").path("text").path("fields").has("en")) {
+                var body = JSON.createObjectNode();
+                body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
+                send("PUT", "/" + index + "/_mapping", body.toString(), 200);
+                send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the mapping of index " + index, e);
         }
     }
 

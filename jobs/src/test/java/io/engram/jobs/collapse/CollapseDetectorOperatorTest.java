@@ -1,6 +1,5 @@
 package io.engram.jobs.collapse;
 
-import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.MemoryStore;
@@ -10,6 +9,7 @@ import io.engram.jobs.store.RetryPolicy;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;

@@ -1,10 +1,10 @@
 package io.engram.jobs.compaction;
 
-import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
+import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,6 +1,5 @@
 package io.engram.jobs.pipeline;
 
-import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -12,10 +11,11 @@ import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.OutageProxy;
+import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.partition.DocumentNode;
 import io.engram.model.partition.MarkdownPartitioner;
@@ -136,7 +136,7 @@ abstract class EndToEndRuns {
                 for (Map.Entry<String, String> doc : input.liveDocuments.get(tenant).entrySet()) {
                     String[] agentPath = doc.getKey().split("/", 2);
                     long version = input.liveVersions.get(tenant + "/" + doc.getKey());
-                    for (DocumentNode n : partitioner.partition(doc.getValue()).nodes()) {
+                    for (DocumentNode n : partitioner.partition(doc.getValue()).storedNodes()) {
                         String id = RecordIds.chunk(tenant, agentPath[0], agentPath[1], version, n.index());
                         (n.tier() == 0 ? lore : invariants).add(id);
                         lines1.add(id + "|" + (n.tier() == 0 ? "lore" : "invariant") + "|" + n.tier() + "|0|" + version);

@@ -1,20 +1,20 @@
 package io.engram.jobs.retrieval;
 
-import io.engram.model.embed.EmbeddingModel;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.Records;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbedderOptions;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
-import io.engram.model.retrieval.ContextAssembler;
-import io.engram.model.retrieval.RelevanceFloor;
-import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import java.time.Instant;

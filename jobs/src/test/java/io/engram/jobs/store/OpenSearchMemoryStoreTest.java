@@ -124,4 +124,74 @@ class OpenSearchMemoryStoreTest {
             assertThat(proxy.bulks()).isEqualTo(5);
         }
     }
+
+    @Test
+    void turnsAroundAreTheTurnsWithinTheRadiusOfTheGivenPositionsInTheirSessions() {
+        List<MemoryRecord> turns = new java.util.ArrayList<>();
+        for (int seq = 0; seq < 10; seq++) {
+            for (String session : List.of("a", "b")) {
+                turns.add(Records.turn("around", session, "around/" + session + "/" + seq, "user", seq, "turn " + seq,
+                        2, new float[] {1, 0, 0}));
+            }
+        }
+        turns.add(Records.memory("around", "around-memory", "not a turn", new float[] {1, 0, 0}));
+        store.upsert(turns);
+        store.refresh();
+
+        List<MemoryRecord> found = store.turnsAround("around", Map.of("a", Set.of(0, 5), "b", Set.of(9)), 1);
+
+        assertThat(found).extracting(MemoryRecord::id).containsExactlyInAnyOrder(
+                "around/a/0", "around/a/1", "around/a/4", "around/a/5", "around/a/6", "around/b/8", "around/b/9");
+        assertThat(store.turnsAround("around", Map.of(), 1)).isEmpty();
+        assertThat(store.turnsAround("other-tenant", Map.of("a", Set.of(0)), 1)).isEmpty();
+    }
+
+    @Test
+    void anIndexKeepsTheModelThatMadeItsVectorsAndRefusesAnother(EmbeddedOpenSearch openSearch) {
+        try (OpenSearchMemoryStore other = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-model-test",
+                RetryPolicy.DEFAULT)) {
+            assertThatThrownBy(other::embeddingModel).hasMessageContaining("does not exist");
+            other.ensureIndex("model-a", 3);
+            other.ensureIndex("model-a", 3); // again: the same model is fine
+            assertThat(other.embeddingModel()).isEqualTo("model-a");
+            assertThatThrownBy(() -> other.ensureIndex("model-b", 3)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("holds vectors of embedding model model-a, not model-b");
+        }
+        assertThat(store.embeddingModel()).isEqualTo("test-vectors");
+    }
+
+    @Test
+    void anIndexFromBeforeEnglishTextGetsTheFieldAndItsRecordsReindexed(EmbeddedOpenSearch openSearch) throws Exception {
+        // outside the template's pattern, so the index has the old mapping: text without text.en
+        String legacy = "legacy-memories";
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.util.function.BiFunction<String, String, String> call = (method, pathAndBody) -> {
+            String[] parts = pathAndBody.split(" ", 2);
+            try {
+                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(openSearch.httpUrl() + parts[0]))
+                        .header("Content-Type", "application/json")
+                        .method(method, parts.length > 1 ? java.net.http.HttpRequest.BodyPublishers.ofString(parts[1])
+                                : java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
+                        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        };
+        call.apply("PUT", "/" + legacy + " {\"mappings\":{\"properties\":{\"text\":{\"type\":\"text\"}}}}");
+        call.apply("PUT", "/" + legacy + "/_doc/1?refresh=true {\"text\":\"She painted the sunsets\"}");
+
+        try (OpenSearchMemoryStore old = new OpenSearchMemoryStore(openSearch.httpUrl(), legacy, RetryPolicy.DEFAULT)) {
+            old.ensureIndex(MemoryIndexTemplate.UNRECORDED_MODEL, 3);
+            assertThat(old.embeddingModel()).isEqualTo(MemoryIndexTemplate.UNRECORDED_MODEL);
+        }
+
+        assertThat(call.apply("GET", "/" + legacy + "/_mapping")).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}");
+        String query = "/" + legacy + "/_search {\"query\":{\"match\":{\"text.en\":\"paint sunset\"}}}";
+        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+        while (!call.apply("POST", query).contains("\"value\":1") && System.nanoTime() < deadline) {
+            call.apply("POST", "/" + legacy + "/_refresh");
+            Thread.sleep(200);
+        }
+        assertThat(call.apply("POST", query)).contains("\"value\":1");
+    }
 }

@@ -11,7 +11,7 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Context assembly within τ tokens (docs/contracts.md §E.3): tier-1 rules always (they were bounded at
+ * Context assembly within τ tokens (docs/contracts.md §E.3, §E.4): tier-1 rules always (they were bounded at
  * load); then the recent raw tail; then tier-2 rules by longest prefix in document order under
  * {@code min(⌊α2·τ⌋, τ − hard − tail)}; then lore and memories by score, greedily, in what is left. When the
  * mandatory parts alone exceed τ they are kept and the result is marked degraded.

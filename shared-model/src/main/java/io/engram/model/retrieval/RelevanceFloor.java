@@ -6,7 +6,7 @@ package io.engram.model.retrieval;
  * content word with the query (stop words are not indexed) and is related; one only the vector search found is
  * related when its cosine similarity reaches {@code shareOfBest} times the best cosine among the candidates. k-NN
  * always returns k records however unrelated the store is; relative to the best, the floor holds for any
- * embedding model, whose cosines for unrelated text differ (docs/algorithms.md, "Context assembly").
+ * embedding model, whose cosines for unrelated text differ (docs/contracts.md §E.4).
  *
  * @param shareOfBest in [0, 1]; 0 keeps every candidate
  */
@@ -20,9 +20,9 @@ public record RelevanceFloor(double shareOfBest) {
         }
     }
 
-    /** The cosine below which a candidate only the vector search found is unrelated. */
+    /** The cosine below which a candidate only the vector search found is unrelated (−1, the least, for none). */
     public double minimumCosine(double bestCosine) {
-        return shareOfBest * Math.max(0, bestCosine);
+        return shareOfBest == 0 ? -1 : shareOfBest * Math.max(0, bestCosine);
     }
 
     public boolean related(boolean lexicalMatch, double cosine, double bestCosine) {

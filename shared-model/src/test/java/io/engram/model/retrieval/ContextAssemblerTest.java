@@ -94,4 +94,35 @@ class ContextAssemblerTest {
         assertThat(ids(c, Section.MEMORIES)).containsExactly("m");
         assertThat(c.excluded()).singleElement().satisfies(e -> assertThat(e.reason()).isEqualTo("already in the context"));
     }
+
+    @Test
+    void aMemoryTheContextAlreadySaysIsLeftOutAndItsBudgetGoesToTheNext() {
+        ContextItem turn = new ContextItem("turn", RecordType.TURN, "I have been vegetarian for ten years.", 9, 0.9);
+        ContextItem memory = new ContextItem("memory", RecordType.MEMORY, "Vegetarian for ten years", 5, 0.8);
+        ContextItem other = new ContextItem("other", RecordType.MEMORY, "The hotel needs a lift.", 6, 0.7);
+        ContextAssembler deduplicating = new ContextAssembler(0.3, 0.8);
+
+        AssembledContext c = deduplicating.assemble(15, List.of(), List.of(), List.of(), List.of(memory, turn, other));
+
+        // the turn (best score) goes in; the memory's three word pairs are all in it; the freed room takes "other"
+        assertThat(ids(c, Section.MEMORIES)).containsExactly("turn", "other");
+        assertThat(c.tokensUsed()).isEqualTo(15);
+        assertThat(c.excluded()).singleElement().satisfies(e -> {
+            assertThat(e.item().id()).isEqualTo("memory");
+            assertThat(e.reason()).contains("near-duplicate: 100% of its word pairs");
+        });
+        // kept, the memory takes the room and "other" no longer fits
+        assertThat(ids(assembler.assemble(15, List.of(), List.of(), List.of(), List.of(memory, turn, other)),
+                Section.MEMORIES)).containsExactly("turn", "memory");
+    }
+
+    @Test
+    void aMemoryRepeatingARuleIsAlreadySaid() {
+        ContextItem rule = new ContextItem("rule", RecordType.INVARIANT, "- Never log secrets.", 4, 0);
+        ContextItem memory = new ContextItem("memory", RecordType.LESSON, "never log secrets", 3, 0.9);
+        AssembledContext c = new ContextAssembler(0.3, 0.8).assemble(100, List.of(rule), List.of(), List.of(),
+                List.of(memory));
+        assertThat(ids(c, Section.MEMORIES)).isEmpty();
+        assertThat(c.excluded()).extracting(e -> e.item().id()).containsExactly("memory");
+    }
 }
