@@ -176,7 +176,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         String content = sources.get(i % sources.size()) + "\n- Revision note " + i + ".\n";
                         producer.send(Payload.doc("bench-d" + (i % 4), "agent", "DOC-" + i + ".md", "standard", 1,
                                 content, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
-                        for (DocumentNode node : partitioner.partition(content).nodes()) {
+                        for (DocumentNode node : partitioner.partition(content).storedNodes()) {
                             chunkTexts.add(node.text());
                         }
                     }
