@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -154,22 +153,18 @@ public final class ContextService {
      * matches the question, and a fact stated over two turns is whole only with both.
      */
     private void addNeighbours(String tenantId, List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
-        Map<String, Set<Integer>> positions = new HashMap<>();
-        for (HybridRetriever.Result r : hits) {
-            if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
-                positions.computeIfAbsent(r.record().sessionId(), s -> new HashSet<>()).add(r.record().position());
-            }
-        }
-        if (positions.isEmpty()) {
-            return;
-        }
-        Map<String, Map<Integer, Double>> hitScores = new HashMap<>();
+        Map<String, Map<Integer, Double>> hitScores = new HashMap<>(); // session -> position -> score
         for (HybridRetriever.Result r : hits) {
             if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
                 hitScores.computeIfAbsent(r.record().sessionId(), s -> new HashMap<>())
                         .merge(r.record().position(), r.score(), Math::max);
             }
         }
+        if (hitScores.isEmpty()) {
+            return;
+        }
+        Map<String, Set<Integer>> positions = new HashMap<>();
+        hitScores.forEach((session, scores) -> positions.put(session, scores.keySet()));
         for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbourRadius())) {
             double best = 0;
             for (Map.Entry<Integer, Double> hit : hitScores.get(turn.sessionId()).entrySet()) {

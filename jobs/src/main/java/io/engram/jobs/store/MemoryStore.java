@@ -75,7 +75,7 @@ public interface MemoryStore extends AutoCloseable {
     /**
      * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
      * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
-     * search.
+     * search, without their vectors.
      */
     List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
 

@@ -255,7 +255,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     @Override
     public List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
         Query match = Query.of(q -> q.match(m -> m.field("text.en").query(FieldValue.of(query))));
-        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null);
+        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null, true);
     }
 
     @Override
@@ -275,7 +275,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
             return List.of();
         }
         return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters(tenantId, Set.of(RecordType.TURN)))
-                .should(around).minimumShouldMatch("1"))), null).stream().map(ScoredRecord::record).toList();
+                .should(around).minimumShouldMatch("1"))), null, false).stream().map(ScoredRecord::record).toList();
     }
 
     @Override
@@ -360,7 +360,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Query filter = Query.of(q -> q.bool(b -> b.filter(filters(tenantId, types))));
         Query knn = Query.of(q -> q.knn(n -> n.field("embedding").vector(v).k(k).filter(filter)));
         // the outer filter is redundant with the pre-filter: it keeps the tenant guarantee local to this method
-        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(knn).filter(filters(tenantId, Set.of())))), null);
+        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(knn).filter(filters(tenantId, Set.of())))), null, true);
     }
 
     @Override
@@ -369,7 +369,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         List<Query> filters = filters(tenantId, types);
         terms.forEach((field, value) -> filters.add(Query.of(q -> q.term(t -> t.field(field).value(fieldValue(value))))));
         return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters))),
-                sortField == null ? null : new Sort(sortField, ascending))
+                sortField == null ? null : new Sort(sortField, ascending), true)
                 .stream().map(ScoredRecord::record).toList();
     }
 
@@ -386,11 +386,15 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private record Sort(String field, boolean ascending) {
     }
 
-    private List<ScoredRecord> search(String tenantId, int size, Query query, Sort sort) {
+    /** Hits with their vectors, or without them when {@code withVectors} is false (less to send and parse). */
+    private List<ScoredRecord> search(String tenantId, int size, Query query, Sort sort, boolean withVectors) {
         try {
             @SuppressWarnings({"unchecked", "rawtypes"})
             SearchResponse<Map<String, Object>> response = (SearchResponse) client.search(s -> {
                 s.index(index).routing(tenantId).size(size).query(query);
+                if (!withVectors) {
+                    s.source(src -> src.filter(f -> f.excludes("embedding")));
+                }
                 if (sort != null) {
                     s.sort(o -> o.field(f -> f.field(sort.field()).order(sort.ascending() ? SortOrder.Asc : SortOrder.Desc)));
                 }

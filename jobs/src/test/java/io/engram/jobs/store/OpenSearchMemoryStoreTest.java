@@ -142,6 +142,8 @@ class OpenSearchMemoryStoreTest {
 
         assertThat(found).extracting(MemoryRecord::id).containsExactlyInAnyOrder(
                 "around/a/0", "around/a/1", "around/a/4", "around/a/5", "around/a/6", "around/b/8", "around/b/9");
+        assertThat(found).allSatisfy(t -> assertThat(t.embedding()).isNull()); // the read path does not use them
+        assertThat(found).extracting(MemoryRecord::text).contains("turn 5");
         assertThat(store.turnsAround("around", Map.of(), 1)).isEmpty();
         assertThat(store.turnsAround("other-tenant", Map.of("a", Set.of(0)), 1)).isEmpty();
     }
