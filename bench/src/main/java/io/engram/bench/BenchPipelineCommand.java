@@ -12,7 +12,6 @@ import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.launcher.ExistingPath;
 import io.engram.launcher.LocomoData;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.partition.DocumentNode;
@@ -20,8 +19,8 @@ import io.engram.model.partition.MarkdownPartitioner;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
-import io.engram.stack.EmbeddedStack.Service;
 import io.engram.stack.EmbeddedStack;
+import io.engram.stack.EmbeddedStack.Service;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -42,11 +41,11 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine;
 
 /**
  * Throughput of the whole pipeline (Kafka → Flink → OpenSearch) on this machine, side by side with the

@@ -28,7 +28,6 @@ import io.engram.jobs.store.StoreOp;
 import io.engram.jobs.store.StoreWriterOperator;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

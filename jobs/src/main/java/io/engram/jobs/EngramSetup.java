@@ -4,7 +4,6 @@ import io.engram.client.Topics;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 import io.engram.schema.SchemaMigrations;
 import java.sql.Connection;
 import java.sql.DriverManager;

@@ -1,7 +1,6 @@
 package io.engram.launcher;
 
 import io.engram.jobs.retrieval.ContextService;
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.AssembledContext;
 import java.io.PrintWriter;
 import java.time.Clock;

@@ -5,9 +5,7 @@ import io.engram.jobs.retrieval.HybridRetriever;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.CachingEmbedder;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 
 /** The read side wired once: store, cached query embedder, hybrid retriever, context service. */
 public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,

@@ -1,6 +1,5 @@
 package io.engram.launcher;
 
-import io.engram.model.embed.EmbeddingModel;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.util.concurrent.Callable;

@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.MemoryRecord;

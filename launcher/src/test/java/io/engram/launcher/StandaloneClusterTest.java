@@ -14,7 +14,6 @@ import io.engram.jobs.pipeline.EndToEndInput;
 import io.engram.jobs.store.OpenSearchMemoryStore;
 import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedKafka;

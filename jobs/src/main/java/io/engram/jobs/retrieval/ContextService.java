@@ -2,9 +2,9 @@ package io.engram.jobs.retrieval;
 
 import io.engram.jobs.store.MemoryStore;
 import io.engram.model.partition.TierBudget;
+import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Section;
-import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;

@@ -3,9 +3,7 @@ package io.engram.jobs.compaction;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;

@@ -4,9 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.StoreOp;
-import io.engram.model.embed.EmbedderOptions;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.embed.OnnxEmbedder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;
