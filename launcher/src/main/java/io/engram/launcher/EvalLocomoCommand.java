@@ -8,7 +8,6 @@ import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.retrieval.ContextService;
 import io.engram.jobs.retrieval.HybridRetriever;
-import io.engram.jobs.store.MemoryStore;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.eval.EvidenceRecall;
 import io.engram.model.eval.EvidenceRecall.Retrieved;
@@ -227,13 +226,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
                 String question = qa.path("question").asText();
                 Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
                 Map<String, List<ContextItem>> ranked = new LinkedHashMap<>();
-                ranked.put("bm25", items(retrieval.store().bm25(tenant, question, depth, ContextService.MEMORY_TYPES)));
-                ranked.put("vector", items(retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(),
-                        depth, ContextService.MEMORY_TYPES)));
+                ranked.put("bm25", retrieval.store().bm25(tenant, question, depth, ContextService.MEMORY_TYPES).stream()
+                        .map(h -> ContextItem.of(h.record(), h.score())).toList());
+                ranked.put("vector", retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(),
+                        depth, ContextService.MEMORY_TYPES).stream().map(h -> ContextItem.of(h.record(), h.score())).toList());
                 HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
                         ContextService.MEMORY_TYPES, depth, now);
-                ranked.put("fused", results(fused.search(query)));
-                ranked.put("rescored", results(retrieval.retriever().search(query)));
+                ranked.put("fused", fused.search(query).stream().map(h -> ContextItem.of(h.record(), h.score())).toList());
+                ranked.put("rescored", retrieval.retriever().search(query).stream()
+                        .map(h -> ContextItem.of(h.record(), h.score())).toList());
                 for (Scores s : List.of(cat, overall)) {
                     s.questions++;
                 }
@@ -277,16 +278,6 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     private static void add(List<Scores> into, String retriever, String measure, double value) {
         into.forEach(s -> s.add(retriever, measure, value));
-    }
-
-    private static List<ContextItem> items(List<MemoryStore.ScoredRecord> hits) {
-        return hits.stream().map(h -> new ContextItem(h.record().id(), h.record().type(), h.record().text(),
-                h.record().tokens(), h.score())).toList();
-    }
-
-    private static List<ContextItem> results(List<HybridRetriever.Result> hits) {
-        return hits.stream().map(h -> new ContextItem(h.record().id(), h.record().type(), h.record().text(),
-                h.record().tokens(), h.score())).toList();
     }
 
     private static List<ContextItem> included(AssembledContext context) {

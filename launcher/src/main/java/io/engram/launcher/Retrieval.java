@@ -13,16 +13,21 @@ public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, H
 
     /** The read side over an existing index, embedding queries with the model that made its vectors. */
     public static Retrieval open(String openSearchUrl, String index) {
-        String model;
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT)) {
-            model = store.embeddingModel();
+        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
+        try {
+            return over(store, EmbeddingModel.ofId(store.embeddingModel()));
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
-        return open(openSearchUrl, index, EmbeddingModel.ofId(model));
     }
 
     /** The read side over one index whose vectors {@code model} makes, with the default retriever and context settings. */
     public static Retrieval open(String openSearchUrl, String index, EmbeddingModel model) {
-        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
+        return over(new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT), model);
+    }
+
+    private static Retrieval over(OpenSearchMemoryStore store, EmbeddingModel model) {
         CachingEmbedder embedder = new CachingEmbedder(model.open(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         return new Retrieval(store, embedder, retriever,

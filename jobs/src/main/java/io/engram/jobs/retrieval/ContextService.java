@@ -9,6 +9,7 @@ import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import java.time.Instant;
@@ -34,7 +35,7 @@ public final class ContextService {
     /**
      * The memory types that compete for a context's budget after rules and tail. Not summaries: compaction's
      * summaries are extractive, so every sentence of one is also a turn in the store (turns are kept), and a
-     * summary in a context spends its budget saying again what the turns say (docs/algorithms.md measures it).
+     * summary in a context spends its budget saying again what the turns say (docs/benchmarks.md measures it).
      */
     public static final Set<RecordType> CONTEXT_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
             RecordType.KNOWLEDGE, RecordType.TURN);
@@ -52,50 +53,43 @@ public final class ContextService {
      * @param tail                 the recent raw tail of the asking session
      * @param memoryTypes          the record types retrieved to compete for the budget
      * @param candidates           how many memories are retrieved to compete for it
-     * @param neighbourRadius      a retrieved turn brings the turns this close to it in its session (0: none)
-     * @param neighbourWeight      a neighbour's score: this times its turn's score, per turn of distance
+     * @param neighbours           the turns a retrieved turn brings with it, and their scores
      * @param duplicateContainment from which a memory counts as already said ({@link ContextAssembler})
      * @param floor                which retrieved memories are related to the query at all
      */
     public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
-                          int neighbourRadius, double neighbourWeight, double duplicateContainment,
-                          RelevanceFloor floor) {
+                          NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor) {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
-                CONTEXT_TYPES, 50, 1, 0.8, 0.8, new RelevanceFloor(0.9));
+                CONTEXT_TYPES, 50, new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9));
 
         public Options {
             memoryTypes = Set.copyOf(memoryTypes);
-            if (candidates < 1 || neighbourRadius < 0 || neighbourWeight <= 0 || neighbourWeight > 1) {
-                throw new IllegalArgumentException("invalid context options: " + candidates + " candidates, radius "
-                        + neighbourRadius + ", neighbour weight " + neighbourWeight);
+            if (candidates < 1) {
+                throw new IllegalArgumentException("candidates must be positive: " + candidates);
             }
         }
 
         public Options withMemoryTypes(Set<RecordType> types) {
-            return new Options(alpha2, tail, types, candidates, neighbourRadius, neighbourWeight, duplicateContainment,
-                    floor);
+            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor);
         }
 
         public Options withCandidates(int n) {
-            return new Options(alpha2, tail, memoryTypes, n, neighbourRadius, neighbourWeight, duplicateContainment,
-                    floor);
+            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor);
         }
 
         /** Without neighbouring turns. */
         public Options withoutNeighbours() {
-            return new Options(alpha2, tail, memoryTypes, candidates, 0, neighbourWeight, duplicateContainment, floor);
+            return new Options(alpha2, tail, memoryTypes, candidates, NeighbourTurns.NONE, duplicateContainment, floor);
         }
 
         /** With near-duplicates kept. */
         public Options keepingDuplicates() {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbourRadius, neighbourWeight,
-                    ContextAssembler.KEEP_DUPLICATES, floor);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor);
         }
 
         public Options withFloor(RelevanceFloor other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbourRadius, neighbourWeight,
-                    duplicateContainment, other);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other);
         }
     }
 
@@ -125,14 +119,14 @@ public final class ContextService {
             for (HybridRetriever.Result r : hits) {
                 if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
                     related.add(r);
-                    candidates.put(r.record().id(), item(r.record(), r.score()));
+                    candidates.put(r.record().id(), ContextItem.of(r.record(), r.score()));
                 } else {
-                    unrelated.add(new Excluded(item(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
+                    unrelated.add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
                             "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
                             r.cosine(), options.floor().minimumCosine(bestCosine))));
                 }
             }
-            if (options.neighbourRadius() > 0) {
+            if (options.neighbours().radius() > 0) {
                 addNeighbours(request.tenantId(), related, candidates);
             }
         }
@@ -147,11 +141,7 @@ public final class ContextService {
                 context.degraded(), context.degradedReasons());
     }
 
-    /**
-     * The turns around each retrieved turn join the candidates, scored {@code weight^distance} times their
-     * turn's score (a turn near several keeps its best): an answer is often the turn after the one that
-     * matches the question, and a fact stated over two turns is whole only with both.
-     */
+    /** The turns around each retrieved turn join the candidates, scored by {@link NeighbourTurns}. */
     private void addNeighbours(String tenantId, List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
         Map<String, Map<Integer, Double>> hitScores = new HashMap<>(); // session -> position -> score
         for (HybridRetriever.Result r : hits) {
@@ -165,17 +155,11 @@ public final class ContextService {
         }
         Map<String, Set<Integer>> positions = new HashMap<>();
         hitScores.forEach((session, scores) -> positions.put(session, scores.keySet()));
-        for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbourRadius())) {
-            double best = 0;
-            for (Map.Entry<Integer, Double> hit : hitScores.get(turn.sessionId()).entrySet()) {
-                int distance = Math.abs(hit.getKey() - turn.position());
-                if (distance > 0 && distance <= options.neighbourRadius()) {
-                    best = Math.max(best, hit.getValue() * Math.pow(options.neighbourWeight(), distance));
-                }
-            }
+        for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbours().radius())) {
+            double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
             ContextItem existing = candidates.get(turn.id());
-            if (best > 0 && (existing == null || existing.score() < best)) {
-                candidates.put(turn.id(), item(turn, best));
+            if (score > 0 && (existing == null || existing.score() < score)) {
+                candidates.put(turn.id(), ContextItem.of(turn, score));
             }
         }
     }
@@ -186,7 +170,7 @@ public final class ContextService {
         records.sort(Comparator.comparing((MemoryRecord r) -> r.agentId() == null ? "" : r.agentId())
                 .thenComparing(r -> r.docPath() == null ? "" : r.docPath())
                 .thenComparing(r -> r.position() == null ? 0 : r.position()));
-        return records.stream().map(r -> item(r, 0)).toList();
+        return records.stream().map(r -> ContextItem.of(r, 0)).toList();
     }
 
     private List<ContextItem> recentTail(Request request) {
@@ -197,7 +181,7 @@ public final class ContextService {
             turns.add(new TailTurn(newestFirst.get(i)));
         }
         int start = options.tail().start(turns, t -> t.record().tokens());
-        return turns.subList(start, turns.size()).stream().map(t -> item(t.record(), 0)).toList();
+        return turns.subList(start, turns.size()).stream().map(t -> ContextItem.of(t.record(), 0)).toList();
     }
 
     private record TailTurn(MemoryRecord record) implements ContinuityTail.Turn {
@@ -210,9 +194,5 @@ public final class ContextService {
         public boolean isAssistant() {
             return "assistant".equals(record.role());
         }
-    }
-
-    private static ContextItem item(MemoryRecord r, double score) {
-        return new ContextItem(r.id(), r.type(), r.text(), r.tokens(), score);
     }
 }

@@ -96,8 +96,9 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up index " + index, e);
         }
-        addEnglishText();
-        String recorded = embeddingModel();
+        JsonNode mappings = mappings();
+        addEnglishText(mappings);
+        String recorded = recordedModel(mappings);
         if (!recorded.equals(embeddingModel)) {
             throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
                     + ", not " + embeddingModel + ": keep embed.model=" + recorded + ", or write to a new opensearch.index"
@@ -110,17 +111,12 @@ public final class OpenSearchMemoryStore implements MemoryStore {
      * records in place (an update by query without a script, in the background), so lexical search finds them
      * again once it has run.
      */
-    private void addEnglishText() {
-        try {
-            JsonNode mapping = JSON.readTree(send("GET", "/" + index + "/_mapping", null, 200));
-            if (!mapping.path(index).path("mappings").path("properties").path("text").path("fields").has("en")) {
-                var body = JSON.createObjectNode();
-                body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
-                send("PUT", "/" + index + "/_mapping", body.toString(), 200);
-                send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the mapping of index " + index, e);
+    private void addEnglishText(JsonNode mappings) {
+        if (!mappings.path("properties").path("text").path("fields").has("en")) {
+            var body = JSON.createObjectNode();
+            body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
+            send("PUT", "/" + index + "/_mapping", body.toString(), 200);
+            send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
         }
     }
 
@@ -131,9 +127,21 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 throw new IllegalStateException("index " + index + " does not exist: the pipeline creates it when it"
                         + " starts (or name another index)");
             }
-            JsonNode mapping = JSON.readTree(send("GET", "/" + index + "/_mapping", null, 200));
-            JsonNode model = mapping.path(index).path("mappings").path("_meta").path(META_MODEL);
-            return model.isTextual() ? model.asText() : MemoryIndexTemplate.UNRECORDED_MODEL;
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach OpenSearch for index " + index, e);
+        }
+        return recordedModel(mappings());
+    }
+
+    private static String recordedModel(JsonNode mappings) {
+        JsonNode model = mappings.path("_meta").path(META_MODEL);
+        return model.isTextual() ? model.asText() : MemoryIndexTemplate.UNRECORDED_MODEL;
+    }
+
+    /** The index's mappings, as {@code GET /INDEX/_mapping} answers them. */
+    private JsonNode mappings() {
+        try {
+            return JSON.readTree(send("GET", "/" + index + "/_mapping", null, 200)).path(index).path("mappings");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the mapping of index " + index, e);
         }

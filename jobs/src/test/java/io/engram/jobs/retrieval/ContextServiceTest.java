@@ -12,6 +12,7 @@ import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.stack.EmbeddedOpenSearch;
@@ -72,7 +73,7 @@ class ContextServiceTest {
         store.refresh();
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
-                ContextService.MEMORY_TYPES, 50, 0, 0.8, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE));
+                ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE));
     }
 
     @AfterAll

@@ -7,7 +7,12 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -127,7 +132,7 @@ class OpenSearchMemoryStoreTest {
 
     @Test
     void turnsAroundAreTheTurnsWithinTheRadiusOfTheGivenPositionsInTheirSessions() {
-        List<MemoryRecord> turns = new java.util.ArrayList<>();
+        List<MemoryRecord> turns = new ArrayList<>();
         for (int seq = 0; seq < 10; seq++) {
             for (String session : List.of("a", "b")) {
                 turns.add(Records.turn("around", session, "around/" + session + "/" + seq, "user", seq, "turn " + seq,
@@ -165,35 +170,27 @@ class OpenSearchMemoryStoreTest {
     @Test
     void anIndexFromBeforeEnglishTextGetsTheFieldAndItsRecordsReindexed(EmbeddedOpenSearch openSearch) throws Exception {
         // outside the template's pattern, so the index has the old mapping: text without text.en
-        String legacy = "legacy-memories";
-        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
-        java.util.function.BiFunction<String, String, String> call = (method, pathAndBody) -> {
-            String[] parts = pathAndBody.split(" ", 2);
-            try {
-                return http.send(java.net.http.HttpRequest.newBuilder(java.net.URI.create(openSearch.httpUrl() + parts[0]))
-                        .header("Content-Type", "application/json")
-                        .method(method, parts.length > 1 ? java.net.http.HttpRequest.BodyPublishers.ofString(parts[1])
-                                : java.net.http.HttpRequest.BodyPublishers.noBody()).build(),
-                        java.net.http.HttpResponse.BodyHandlers.ofString()).body();
-            } catch (Exception e) {
-                throw new IllegalStateException(e);
-            }
-        };
-        call.apply("PUT", "/" + legacy + " {\"mappings\":{\"properties\":{\"text\":{\"type\":\"text\"}}}}");
-        call.apply("PUT", "/" + legacy + "/_doc/1?refresh=true {\"text\":\"She painted the sunsets\"}");
+        String legacy = openSearch.httpUrl() + "/legacy-memories";
+        send("PUT", legacy, "{\"mappings\":{\"properties\":{\"text\":{\"type\":\"text\"}}}}");
+        send("PUT", legacy + "/_doc/1?refresh=true", "{\"text\":\"She painted the sunsets\"}");
 
-        try (OpenSearchMemoryStore old = new OpenSearchMemoryStore(openSearch.httpUrl(), legacy, RetryPolicy.DEFAULT)) {
+        try (OpenSearchMemoryStore old = new OpenSearchMemoryStore(openSearch.httpUrl(), "legacy-memories",
+                RetryPolicy.DEFAULT)) {
             old.ensureIndex(MemoryIndexTemplate.UNRECORDED_MODEL, 3);
             assertThat(old.embeddingModel()).isEqualTo(MemoryIndexTemplate.UNRECORDED_MODEL);
         }
 
-        assertThat(call.apply("GET", "/" + legacy + "/_mapping")).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}");
-        String query = "/" + legacy + "/_search {\"query\":{\"match\":{\"text.en\":\"paint sunset\"}}}";
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!call.apply("POST", query).contains("\"value\":1") && System.nanoTime() < deadline) {
-            call.apply("POST", "/" + legacy + "/_refresh");
-            Thread.sleep(200);
-        }
-        assertThat(call.apply("POST", query)).contains("\"value\":1");
+        assertThat(send("GET", legacy + "/_mapping", null)).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}");
+        // the store started the reindex in the background: the tasks API blocks until it is done
+        send("GET", openSearch.httpUrl() + "/_tasks?actions=*byquery&wait_for_completion=true&timeout=60s", null);
+        send("POST", legacy + "/_refresh", null);
+        assertThat(send("POST", legacy + "/_search", "{\"query\":{\"match\":{\"text.en\":\"paint sunset\"}}}"))
+                .contains("\"total\":{\"value\":1");
+    }
+
+    private static String send(String method, String url, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
     }
 }

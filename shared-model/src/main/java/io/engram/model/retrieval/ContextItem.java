@@ -16,4 +16,9 @@ public record ContextItem(String id, RecordType type, String text, int tokens, d
             throw new IllegalArgumentException("tokens must not be negative: " + tokens);
         }
     }
+
+    /** A stored record as a context item with {@code score}. */
+    public static ContextItem of(MemoryRecord r, double score) {
+        return new ContextItem(r.id(), r.type(), r.text(), r.tokens(), score);
+    }
 }
