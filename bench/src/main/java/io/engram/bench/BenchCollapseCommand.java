@@ -1,9 +1,6 @@
 package io.engram.bench;
 
 import io.engram.jobs.collapse.CanaryScorer;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RecordIds;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.collapse.StoreShape;
@@ -12,6 +9,9 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.ServiceOptions;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
+import io.engram.store.RetryPolicy;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,15 +1,15 @@
 package io.engram.bench;
 
-import io.engram.jobs.retrieval.ContextService;
-import io.engram.jobs.retrieval.HybridRetriever;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.launcher.Retrieval;
 import io.engram.model.embed.Embedding;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.retrieval.ContextService;
+import io.engram.retrieval.HybridRetriever;
+import io.engram.retrieval.Retrieval;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.ServiceOptions;
+import io.engram.store.OpenSearchMemoryStore;
 import java.io.PrintWriter;
 import java.time.Instant;
 import java.util.ArrayList;

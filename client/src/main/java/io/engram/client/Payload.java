@@ -21,7 +21,7 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
         String key = switch (kind) {
             case TURN -> sessionKey(tenant, json.path("session_id").asText());
             case DOC -> tenant + "/" + json.path("agent_id").asText() + "/" + json.path("path").asText();
-            case MEMORY -> tenant;
+            case MEMORY, FORGET -> tenant;
         };
         return new Payload(kind, key, json);
     }
@@ -92,6 +92,16 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
         }
         o.put("ts", ts.toString());
         return of(PayloadKind.MEMORY, o);
+    }
+
+    /**
+     * A request to forget a record ({@code memory}, by its store id), a session or a user; keyed by tenant, so it
+     * follows the tenant's memories before it.
+     */
+    public static Payload forget(String tenantId, String forgetId, String scope, String target, Instant ts) {
+        ObjectNode o = base(PayloadKind.FORGET, tenantId);
+        o.put("forget_id", forgetId).put("scope", scope).put("target", target).put("ts", ts.toString());
+        return of(PayloadKind.FORGET, o);
     }
 
     private static ObjectNode base(PayloadKind kind, String tenantId) {

@@ -1,10 +1,11 @@
 package io.engram.client;
 
-/** The three input payloads, with their schema name, topic and Kafka key. */
+/** The input payloads, with their schema name, topic and Kafka key. */
 public enum PayloadKind {
     TURN("turn.v1", Topics.TURNS),
     DOC("doc.v1", Topics.DOCS),
-    MEMORY("memory.v1", Topics.MEMORIES);
+    MEMORY("memory.v1", Topics.MEMORIES),
+    FORGET("forget.v1", Topics.FORGETS);
 
     private final String schema;
     private final String topic;

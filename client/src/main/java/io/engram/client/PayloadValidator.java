@@ -89,7 +89,7 @@ public final class PayloadValidator {
 
     /**
      * Validates the bytes read from a topic ({@code expected} is the topic's payload kind, or null to accept any
-     * of the three).
+     * of the input kinds).
      */
     public Result validate(byte[] bytes, PayloadKind expected) {
         if (bytes == null || bytes.length == 0) {
@@ -120,7 +120,7 @@ public final class PayloadValidator {
         PayloadKind kind = PayloadKind.ofSchema(payload.path("schema").asText(null));
         if (kind == null) {
             return new Invalid(RejectReason.UNKNOWN_SCHEMA, "unknown schema " + payload.get("schema")
-                    + " (expected turn.v1, doc.v1 or memory.v1)", tenant);
+                    + " (expected turn.v1, doc.v1, memory.v1 or forget.v1)", tenant);
         }
         if (expected != null && kind != expected) {
             return new Invalid(RejectReason.WRONG_TOPIC, kind.schema() + " payload on the " + expected.topic() + " topic",

@@ -15,13 +15,14 @@ public final class Topics {
     public static final String TURNS = "engram.turns.v1";
     public static final String DOCS = "engram.docs.v1";
     public static final String MEMORIES = "engram.memories.v1";
+    public static final String FORGETS = "engram.forgets.v1";
     public static final String REJECTS = "engram.rejects.v1";
     public static final String ALERTS = "engram.alerts.v1";
 
     /** Every topic, inputs first. */
-    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, REJECTS, ALERTS);
+    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, FORGETS, REJECTS, ALERTS);
     /** The inputs the pipeline reads. */
-    public static final List<String> INPUTS = List.of(TURNS, DOCS, MEMORIES);
+    public static final List<String> INPUTS = List.of(TURNS, DOCS, MEMORIES, FORGETS);
 
     /**
      * Records up to this size are accepted on the documents and rejects topics (a document may be 8 MiB, and a

@@ -16,18 +16,20 @@ import io.engram.jobs.documents.DocumentPartitionFunction;
 import io.engram.jobs.embed.EmbeddingOperator;
 import io.engram.jobs.embed.SharedEmbedder;
 import io.engram.jobs.ingest.EndOfInputWatermark;
+import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.ingest.Ingested;
 import io.engram.jobs.ingest.PayloadDeserializer;
 import io.engram.jobs.ingest.Payloads;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.ingest.RouteInputs;
-import io.engram.jobs.store.MemoryStore;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
+import io.engram.jobs.store.ForgetCompleted;
 import io.engram.jobs.store.StoreOp;
 import io.engram.jobs.store.StoreWriterOperator;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.store.MemoryStore;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.nio.charset.StandardCharsets;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -55,10 +57,11 @@ public final class EngramPipeline {
 
     /**
      * Where the pipeline writes: the memory store (opened by the writer and the detector where they run), the
-     * rejects and alerts topics, and the metrics tables.
+     * rejects and alerts topics, the metrics tables and the forgets table.
      */
     public record Sinks(MemoryStore.Factory store, Sink<RejectRecord> rejects, Sink<FiredAlert> alerts,
-                        Sink<CycleMetrics> cycleMetrics, Sink<FiredAlert> alertRows, Sink<MintedCanary> canaryRows) {
+                        Sink<CycleMetrics> cycleMetrics, Sink<FiredAlert> alertRows, Sink<MintedCanary> canaryRows,
+                        Sink<ForgetCompleted> forgetRows) {
     }
 
     private final PipelineConfig config;
@@ -87,11 +90,16 @@ public final class EngramPipeline {
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
                 .process(new RouteInputs()).uid("route-inputs").name("validate and route");
 
+        // Forgets: to every compaction subtask (drop what sessions hold of it) and, in order, to the tenant's writer.
+        DataStream<ForgetEvent> forgets = memories.getSideOutput(RouteInputs.FORGETS);
+        DataStream<StoreOp> forgetOps = forgets.map(StoreOp::forget).returns(storeOps).uid("forget-ops");
+
         // Turns: searchable at once, and compacted per session into summaries.
         DataStream<TurnEvent> turns = memories.getSideOutput(RouteInputs.TURNS);
         DataStream<StoreOp> turnRecords = turns.map(Payloads::turnRecord).returns(storeOps).uid("turn-records");
         DataStream<StoreOp> summaries = turns
                 .keyBy(TurnEvent::sessionKey)
+                .connect(forgets.broadcast())
                 .transform("compact sessions", CompactionResult.TYPE,
                         new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
                                 config.sessionInactivity(), config.stateTtl()))).uid("compaction")
@@ -104,12 +112,12 @@ public final class EngramPipeline {
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
-        SingleOutputStreamOperator<StoreOp> written = memories.union(turnRecords, summaries, chunks)
+        SingleOutputStreamOperator<StoreOp> written = memories.union(turnRecords, summaries, chunks, forgetOps)
                 .transform("embed", storeOps, new EmbeddingOperator(embedder, config.embedBatch(), config.embedDelay()))
                 .uid("embed")
                 .keyBy(StoreOp::tenantId)
                 .transform("write to OpenSearch", storeOps, new StoreWriterOperator(sinks.store(),
-                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap()))
+                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap(), config.stateTtl()))
                 .uid("store-writer");
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreOp::tenantId)
@@ -117,6 +125,8 @@ public final class EngramPipeline {
                         new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap())))
                 .uid("collapse-detector");
 
+        written.getSideOutput(StoreWriterOperator.FORGETS_DONE).sinkTo(sinks.forgetRows()).uid("forgets-sink")
+                .name("forgets");
         cycleRows.sinkTo(sinks.cycleMetrics()).uid("cycle-metrics-sink").name("cycle_metrics");
         DataStream<FiredAlert> alerts = cycleRows.getSideOutput(CollapseDetectorFunction.ALERTS);
         alerts.sinkTo(sinks.alertRows()).uid("alert-rows-sink").name("collapse_alerts");
@@ -128,7 +138,7 @@ public final class EngramPipeline {
                 .sinkTo(sinks.rejects()).uid("rejects-sink").name(Topics.REJECTS);
     }
 
-    /** The three input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time). */
+    /** The input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time). */
     public static KafkaSource<Ingested> kafkaSource(PipelineConfig config) {
         var builder = KafkaSource.<Ingested>builder()
                 .setBootstrapServers(config.kafkaBootstrap())
@@ -178,6 +188,7 @@ public final class EngramPipeline {
                 .setProperty("transaction.timeout.ms", "600000")
                 .build();
         return new Sinks(OpenSearchMemoryStore.at(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT), rejects,
-                alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg));
+                alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg),
+                MetricsJdbc.forgets(pg));
     }
 }

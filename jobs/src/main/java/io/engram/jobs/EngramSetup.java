@@ -1,10 +1,10 @@
 package io.engram.jobs;
 
 import io.engram.client.Topics;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.schema.SchemaMigrations;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.util.List;

@@ -1,11 +1,11 @@
 package io.engram.jobs;
 
 import io.engram.client.PayloadValidator;
-import io.engram.jobs.store.MemoryIndexTemplate;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
+import io.engram.store.MemoryIndexTemplate;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashSet;
@@ -34,14 +34,15 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
     }
 
     /**
-     * Reads the settings; a key that is neither one of {@link #keys()} nor a {@code flink.*} key is refused
+     * Reads the settings; a key that is neither one of {@link #keys()} nor a {@code flink.*} or {@code service.*}
+     * (the memory service's) key is refused
      * (a misspelt key would otherwise silently keep its default).
      */
     public static PipelineConfig fromProperties(Properties properties) {
         Settings p = new Settings(properties);
         PipelineConfig config = read(p);
         List<String> unknown = properties.stringPropertyNames().stream()
-                .filter(k -> !k.startsWith("flink.") && !p.read.contains(k)).sorted().toList();
+                .filter(k -> !k.startsWith("flink.") && !k.startsWith("service.") && !p.read.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown setting(s) " + unknown + "; the keys are in docs/operations.md");
         }

@@ -11,6 +11,7 @@ import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.service.ResponsesJson;
 import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;

@@ -1,6 +1,8 @@
 package io.engram.launcher;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
@@ -9,17 +11,26 @@ import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
-import io.engram.jobs.retrieval.ContextService;
-import io.engram.jobs.store.MemoryStore;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.retrieval.ContextService;
+import io.engram.retrieval.Retrieval;
+import io.engram.service.ApiKeys;
+import io.engram.service.MemoryService;
+import io.engram.service.ResponsesJson;
+import io.engram.service.ServiceConfig;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
+import io.engram.store.MemoryStore;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -27,12 +38,14 @@ import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -66,14 +79,6 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    private final java.util.concurrent.CountDownLatch closed = new java.util.concurrent.CountDownLatch(1);
-
-    @picocli.CommandLine.Option(names = "--serve", description = "afterwards, keep the stack and serve the HTTP API until Ctrl-C")
-    boolean serve;
-
-    @picocli.CommandLine.Option(names = "--port", defaultValue = "8080", description = "HTTP API port with --serve (default: ${DEFAULT-VALUE})")
-    int port;
-
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -91,8 +96,19 @@ final class DemoCommand implements Callable<Integer> {
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
-            int produced = produceSamples(kafka);
-            out.println("[demo] produced " + produced + " records to Kafka (3 of them malformed)");
+            Map<String, String> keys = new LinkedHashMap<>();
+            StringBuilder keyFile = new StringBuilder();
+            for (String tenant : TENANTS) {
+                keys.put(tenant, "demo-key-of-" + tenant + "-" + UUID.randomUUID());
+                keyFile.append(ApiKeys.keyFileLine(keys.get(tenant), tenant)).append('\n');
+            }
+            try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", 0),
+                    ApiKeys.of(keyFile.toString()))) {
+                int written = writeSamples("http://127.0.0.1:" + api.port(), keys);
+                int malformed = produceMalformed(kafka);
+                out.println("[demo] wrote " + written + " records through the memory service (POST /v1/documents,"
+                        + " /v1/turns, /v1/memories) and " + malformed + " malformed ones straight to Kafka");
+            }
             try (Retrieval retrieval = Retrieval.open(openSearch, config.index())) {
                 MemoryStore store = retrieval.store();
                 out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");
@@ -107,47 +123,12 @@ final class DemoCommand implements Callable<Integer> {
                 store.refresh();
                 summary(out, retrieval, postgres, kafka);
             }
-            if (serve) {
-                serveApi(out, openSearch, config.index());
-            }
-        } finally {
-            closed.countDown();
+            out.println();
+            out.println("[demo] to keep the product running and write to it yourself: ./engram up");
         }
         out.printf(Locale.ROOT, "[demo] done in %.1f s%n", (System.nanoTime() - started) / 1e9);
         out.flush();
         return 0;
-    }
-
-    /** The read API over what the demo indexed, with a fresh key per tenant, until Ctrl-C. */
-    private void serveApi(PrintWriter out, String openSearch, String index) throws Exception {
-        java.security.SecureRandom random = new java.security.SecureRandom();
-        Map<String, String> keys = new java.util.LinkedHashMap<>();
-        for (String tenant : TENANTS) {
-            byte[] bytes = new byte[16];
-            random.nextBytes(bytes);
-            keys.put(java.util.HexFormat.of().formatHex(bytes), tenant);
-        }
-        try (Retrieval retrieval = Retrieval.open(openSearch, index)) {
-            HttpApi api = new HttpApi(port, new ApiKeys(keys), retrieval, java.time.Clock.systemUTC());
-            java.util.concurrent.CountDownLatch stopped = new java.util.concurrent.CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                stopped.countDown();
-                try { // let the main thread stop the servers (PostgreSQL is a child process) before the JVM exits
-                    closed.await(60, TimeUnit.SECONDS);
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                }
-            }, "engram-demo-shutdown"));
-            out.println();
-            out.println("[demo] api: http://127.0.0.1:" + api.port() + " (Ctrl-C to stop)");
-            keys.forEach((key, tenant) -> out.println("[demo]   key for " + tenant + ": " + key));
-            String first = keys.keySet().iterator().next();
-            out.println("[demo]   curl -s -H 'Authorization: Bearer " + first + "' -d '{\"query\":\"" + QUERIES.get("northwind")
-                    + "\",\"budget_tokens\":800}' http://127.0.0.1:" + api.port() + "/v1/context");
-            out.flush();
-            stopped.await();
-            api.close();
-        }
     }
 
     private static void report(PrintWriter out, MemoryStore store) {
@@ -163,22 +144,52 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static int produceSamples(String kafka) throws IOException {
-        int n = 0;
-        try (EngramProducer producer = new EngramProducer(kafka)) {
-            for (String tenant : TENANTS) {
-                String agent = tenant.equals("harbor") ? "coder" : "planner";
-                producer.send(Payload.doc(tenant, agent, "AGENTS.md", "core", 1,
-                        resource("documents/" + DOCUMENTS.get(tenant)), Instant.parse("2026-11-20T08:00:00Z")));
-                n++;
-            }
-            for (String line : resource("conversations.jsonl").split("\n")) {
-                n += send(producer, PayloadKind.TURN, line);
-            }
-            for (String line : resource("memories.jsonl").split("\n")) {
-                n += send(producer, PayloadKind.MEMORY, line);
+    /** The sample documents, turns and memories, each tenant's through the API with its own key. */
+    private static int writeSamples(String api, Map<String, String> keys) throws IOException, InterruptedException {
+        Map<String, Map<String, ArrayNode>> batches = new LinkedHashMap<>(); // tenant -> endpoint -> records
+        for (String tenant : TENANTS) {
+            String agent = tenant.equals("harbor") ? "coder" : "planner";
+            batch(batches, tenant, "/v1/documents").addObject().put("agent_id", agent).put("path", "AGENTS.md")
+                    .put("doc_class", "core").put("version", 1).put("content", resource("documents/" + DOCUMENTS.get(tenant)))
+                    .put("ts", "2026-11-20T08:00:00Z");
+        }
+        for (String[] file : new String[][] {{"conversations.jsonl", "/v1/turns"}, {"memories.jsonl", "/v1/memories"}}) {
+            for (String line : resource(file[0]).split("\n")) {
+                if (!line.isBlank()) {
+                    ObjectNode record = (ObjectNode) JSON.readTree(line);
+                    batch(batches, record.get("tenant_id").asText(), file[1]).add(record);
+                }
             }
         }
+        HttpClient http = HttpClient.newHttpClient();
+        int written = 0;
+        for (Map.Entry<String, Map<String, ArrayNode>> tenant : batches.entrySet()) {
+            for (Map.Entry<String, ArrayNode> endpoint : tenant.getValue().entrySet()) {
+                ObjectNode body = JSON.createObjectNode();
+                body.set("records", endpoint.getValue());
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(api + endpoint.getKey()))
+                        .header("Authorization", "Bearer " + keys.get(tenant.getKey()))
+                        .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                JsonNode answer = JSON.readTree(response.body());
+                if (response.statusCode() != 202 || !answer.path("rejected").isEmpty()) {
+                    throw new IllegalStateException("POST " + endpoint.getKey() + " answered " + response.statusCode()
+                            + ": " + response.body());
+                }
+                written += answer.get("accepted").size();
+            }
+        }
+        return written;
+    }
+
+    private static ArrayNode batch(Map<String, Map<String, ArrayNode>> batches, String tenant, String endpoint) {
+        return batches.computeIfAbsent(tenant, t -> new LinkedHashMap<>())
+                .computeIfAbsent(endpoint, e -> JSON.createArrayNode());
+    }
+
+    /** Three records a broken gateway might send, past the API: the pipeline rejects them with a reason each. */
+    private static int produceMalformed(String kafka) {
+        int n = 0;
         Properties raw = new Properties();
         raw.put("bootstrap.servers", kafka);
         try (KafkaProducer<String, byte[]> producer = new KafkaProducer<>(raw, new StringSerializer(), new ByteArraySerializer())) {
@@ -189,14 +200,6 @@ final class DemoCommand implements Callable<Integer> {
             }
         }
         return n;
-    }
-
-    private static int send(EngramProducer producer, PayloadKind kind, String line) throws IOException {
-        if (line.isBlank()) {
-            return 0;
-        }
-        producer.send(Payload.of(kind, (ObjectNode) JSON.readTree(line)));
-        return 1;
     }
 
     private static void summary(PrintWriter out, Retrieval retrieval, String postgres, String kafka) throws Exception {

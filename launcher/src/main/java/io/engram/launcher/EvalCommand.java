@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.retrieval.Retrieval;
 import picocli.CommandLine.Command;
 
 @Command(name = "eval", mixinStandardHelpOptions = true, description = "Retrieval quality evaluations.",

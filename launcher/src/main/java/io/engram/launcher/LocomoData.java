@@ -1,6 +1,7 @@
 package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.service.ResponsesJson;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Instant;

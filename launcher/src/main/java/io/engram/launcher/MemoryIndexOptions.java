@@ -1,6 +1,6 @@
 package io.engram.launcher;
 
-import io.engram.jobs.store.MemoryIndexTemplate;
+import io.engram.store.MemoryIndexTemplate;
 import picocli.CommandLine.Option;
 
 /** Where the memory index is: shared by the commands that read it. */

@@ -1,7 +1,9 @@
 package io.engram.launcher;
 
-import io.engram.jobs.retrieval.ContextService;
 import io.engram.model.retrieval.AssembledContext;
+import io.engram.retrieval.ContextService;
+import io.engram.retrieval.Retrieval;
+import io.engram.service.ResponsesJson;
 import java.io.PrintWriter;
 import java.time.Clock;
 import java.util.concurrent.Callable;

@@ -1,46 +1,37 @@
 package io.engram.launcher;
 
+import io.engram.service.MemoryService;
+import io.engram.service.ServiceMain;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
-import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Spec;
 
 @Command(name = "serve", mixinStandardHelpOptions = true,
-        description = "Serve POST /v1/context and POST /v1/search over an OpenSearch memory index until Ctrl-C.")
+        description = "Run the memory service (write, read, list, forget over HTTP) against the Kafka, OpenSearch and"
+                + " PostgreSQL of a pipeline properties file, until Ctrl-C.")
 final class ServeCommand implements Callable<Integer> {
 
-    @Spec
-    CommandSpec spec;
+    @Option(names = "--config", converter = ExistingPath.class, required = true, paramLabel = "FILE",
+            description = "The pipeline's properties file (kafka.bootstrap, opensearch.*, postgres.*, service.*);"
+                    + " ENGRAM_<KEY> environment variables override it.")
+    Path config;
 
-    @picocli.CommandLine.Mixin
-    MemoryIndexOptions memoryIndex;
-
-    @Option(names = "--api-keys", converter = ExistingPath.class, required = true, paramLabel = "FILE", description = "Properties file of key=tenant_id lines.")
+    @Option(names = "--api-keys", converter = ExistingPath.class, paramLabel = "FILE",
+            description = "KEY=tenant_id lines (KEY may be sha256:HEX), re-read when it changes; without it, the"
+                    + " ENGRAM_API_KEYS environment variable (comma-separated pairs).")
     Path apiKeys;
 
-    @Option(names = "--port", paramLabel = "PORT", description = "Port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
-    int port = 8080;
+    @Option(names = "--host", paramLabel = "HOST", description = "Address to listen on (default: service.host, 0.0.0.0).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "Port (default: service.port, 8080).")
+    Integer port;
 
     @Override
     public Integer call() throws Exception {
-        ApiKeys keys = ApiKeys.load(apiKeys);
-        Retrieval retrieval = Retrieval.open(memoryIndex.openSearch, memoryIndex.index);
-        HttpApi api = new HttpApi(port, keys, retrieval, Clock.systemUTC());
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            try (retrieval) {
-                api.close();
-            } finally {
-                stopped.countDown();
-            }
-        }, "engram-api-shutdown"));
-        spec.commandLine().getOut().println("api: http://127.0.0.1:" + api.port());
-        spec.commandLine().getOut().flush();
-        stopped.await();
+        MemoryService service = ServiceMain.start(config, apiKeys, host, port, System.getenv());
+        ServiceMain.awaitShutdown(service, "api: http://" + (host == null ? "0.0.0.0" : host) + ":");
         return 0;
     }
 }

@@ -3,6 +3,7 @@ package io.engram.launcher;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.service.ResponsesJson;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Files;

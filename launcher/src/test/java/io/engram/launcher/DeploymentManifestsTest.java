@@ -10,7 +10,7 @@ import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
-import io.engram.jobs.store.MemoryIndexTemplate;
+import io.engram.store.MemoryIndexTemplate;
 import java.io.Reader;
 import java.io.StringReader;
 import java.lang.reflect.Field;

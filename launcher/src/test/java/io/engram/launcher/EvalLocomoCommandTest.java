@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.service.ResponsesJson;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;

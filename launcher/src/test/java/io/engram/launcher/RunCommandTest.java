@@ -4,15 +4,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RecordIds;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
+import io.engram.store.RetryPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;

@@ -1,10 +1,10 @@
 package io.engram.jobs.collapse;
 
-import io.engram.jobs.store.MemoryStore;
-import io.engram.jobs.store.RecordIds;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.collapse.TenantBm25;
+import io.engram.store.MemoryStore;
+import io.engram.store.RecordIds;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;

@@ -1,6 +1,5 @@
 package io.engram.jobs.collapse;
 
-import io.engram.jobs.store.MemoryStore;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
@@ -10,6 +9,7 @@ import io.engram.model.collapse.CycleClock;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
 import io.engram.model.collapse.StoreShape;
+import io.engram.store.MemoryStore;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

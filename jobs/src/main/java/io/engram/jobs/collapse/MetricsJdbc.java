@@ -1,5 +1,6 @@
 package io.engram.jobs.collapse;
 
+import io.engram.jobs.store.ForgetCompleted;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
 import java.sql.PreparedStatement;
@@ -11,7 +12,7 @@ import org.apache.flink.connector.jdbc.JdbcStatementBuilder;
 import org.apache.flink.connector.jdbc.core.datastream.sink.JdbcSink;
 
 /**
- * The detector's PostgreSQL sinks (tables from sql/migrations). Every statement is an upsert on the table's
+ * The pipeline's PostgreSQL sinks (tables from sql/migrations). Every statement is an upsert on the table's
  * primary key, so a replay after a restore rewrites the same rows: with deterministic rows, at-least-once
  * delivery leaves exactly one row per cycle.
  */
@@ -41,6 +42,11 @@ public final class MetricsJdbc {
             + " anchor_type, query, source, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
             + " ON CONFLICT (tenant_id, canary_set_id, canary_id) DO NOTHING";
 
+    static final String UPSERT_FORGET = "INSERT INTO forgets (tenant_id, forget_id, scope, target, requested_at,"
+            + " completed_at, records_removed) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tenant_id, forget_id) DO UPDATE"
+            + " SET completed_at = COALESCE(forgets.completed_at, EXCLUDED.completed_at),"
+            + " records_removed = GREATEST(COALESCE(forgets.records_removed, 0), EXCLUDED.records_removed)";
+
     private MetricsJdbc() {
     }
 
@@ -69,6 +75,19 @@ public final class MetricsJdbc {
             ps.setString(6, m.canary().query());
             ps.setString(7, "auto");
             ps.setTimestamp(8, Timestamp.from(m.createdAt()));
+        });
+    }
+
+    /** Completed forgets: the first completion time and the largest count stay (a replay deletes nothing more). */
+    public static JdbcSink<ForgetCompleted> forgets(JdbcConnectionOptions connection) {
+        return sink(connection, UPSERT_FORGET, (ps, f) -> {
+            ps.setString(1, f.tenantId());
+            ps.setString(2, f.forgetId());
+            ps.setString(3, f.scope());
+            ps.setString(4, f.target());
+            ps.setTimestamp(5, new Timestamp(f.requestedAtMillis()));
+            ps.setTimestamp(6, new Timestamp(f.completedAtMillis()));
+            ps.setLong(7, f.recordsRemoved());
         });
     }
 

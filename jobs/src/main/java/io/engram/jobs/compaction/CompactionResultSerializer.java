@@ -19,6 +19,7 @@ final class CompactionResultSerializer extends LayoutSerializer<CompactionResult
     public void serialize(CompactionResult r, DataOutputView out) throws IOException {
         Layout.writeString(r.tenantId(), out);
         Layout.writeString(r.sessionId(), out);
+        Layout.writeString(r.userId(), out);
         out.writeInt(r.summaries().size());
         for (SummaryRecord s : r.summaries()) {
             SummaryRecordSerializer.INSTANCE.serialize(s, out);
@@ -34,12 +35,13 @@ final class CompactionResultSerializer extends LayoutSerializer<CompactionResult
     public CompactionResult deserialize(DataInputView in) throws IOException {
         String tenant = Layout.readString(in);
         String session = Layout.readString(in);
+        String user = Layout.readString(in);
         int n = in.readInt();
         List<SummaryRecord> summaries = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
             summaries.add(SummaryRecordSerializer.INSTANCE.deserialize(in));
         }
-        return new CompactionResult(tenant, session, summaries, Layout.readStrings(in), Layout.readStrings(in),
+        return new CompactionResult(tenant, session, user, summaries, Layout.readStrings(in), Layout.readStrings(in),
                 in.readInt(), in.readInt(), in.readInt());
     }
 }

@@ -24,6 +24,7 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
             out.collect(StoreOp.upsert(MemoryRecord.of(s.id(), result.tenantId(), RecordType.SUMMARY, s.text(), s.to())
                     .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
                     .quality(s.score().confidence(), s.score().decayRate()).session(result.sessionId())
+                    .user(result.userId())
                     .tokens(s.summaryTokens()).build(), null));
         }
         for (String retired : result.retiredSummaryIds()) {

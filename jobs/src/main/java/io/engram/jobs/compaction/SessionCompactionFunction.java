@@ -1,19 +1,24 @@
 package io.engram.jobs.compaction;
 
 import io.engram.jobs.embed.EmbedderFactory;
+import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.Embedder;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.store.RecordIds;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -23,7 +28,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
+import org.apache.flink.streaming.api.functions.co.KeyedBroadcastProcessFunction;
 import org.apache.flink.util.Collector;
 
 /**
@@ -37,8 +42,13 @@ import org.apache.flink.util.Collector;
  * A turn id seen before, or a seq at or below what was compacted, is a replay and is dropped. After
  * {@code inactivityGap} of event time without a turn the session is compacted as idle. Compacted turns leave
  * state; every state has a TTL so abandoned sessions go too. The algorithm is {@link SessionCompactor}.
+ *
+ * <p>Forgets arrive broadcast: a forget of a session, a user or one turn drops what every session of this subtask
+ * holds of it (pending turns, live summaries) and is kept for {@code stateTtl}, so a turn it covers that arrives
+ * later (read late from another partition) is dropped on arrival. The writer deletes what is already stored.
  */
-public final class SessionCompactionFunction extends KeyedProcessFunction<String, TurnEvent, CompactionResult> {
+public final class SessionCompactionFunction
+        extends KeyedBroadcastProcessFunction<String, TurnEvent, ForgetEvent, CompactionResult> {
 
     private static final long serialVersionUID = 1L;
 
@@ -54,6 +64,14 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
     private transient ListState<String> summariesAsJson;
     private transient ValueState<Long> maxCompactedSeq;
     private transient ValueState<Long> idleTimer;
+    private transient ValueState<String> sessionUser;
+    private transient MapStateDescriptor<String, PendingTurn> pendingDescriptor;
+    private transient ListStateDescriptor<SummaryRecord> summariesDescriptor;
+    private transient ValueStateDescriptor<String> sessionUserDescriptor;
+
+    /** The forgets of the last {@code stateTtl}, by forget id: broadcast state, the same on every subtask. */
+    public static final MapStateDescriptor<String, ForgetEvent> FORGETS = new MapStateDescriptor<>("forgets",
+            Types.STRING, TypeInformation.of(ForgetEvent.class));
 
     public SessionCompactionFunction(EmbedderFactory embedderFactory, Duration allowedLateness, Duration inactivityGap,
                                      Duration stateTtl) {
@@ -69,9 +87,9 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         compactor = new SessionCompactor(new ExtractiveSummarizer(embedder, ExtractiveSummarizer.Options.TURNS),
                 SessionCompactor.Options.DEFAULT);
         StateTtlConfig ttl = StateTtlConfig.newBuilder(stateTtl).build();
-        MapStateDescriptor<String, PendingTurn> pendingDescriptor = pendingTurnsDescriptor();
+        pendingDescriptor = pendingTurnsDescriptor();
         pendingDescriptor.enableTimeToLive(ttl);
-        ListStateDescriptor<SummaryRecord> summariesDescriptor = liveSummariesDescriptor();
+        summariesDescriptor = liveSummariesDescriptor();
         summariesDescriptor.enableTimeToLive(ttl);
         ListStateDescriptor<String> summariesAsJsonDescriptor = summariesAsJsonDescriptor();
         summariesAsJsonDescriptor.enableTimeToLive(ttl);
@@ -82,6 +100,9 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         summariesAsJson = getRuntimeContext().getListState(summariesAsJsonDescriptor);
         maxCompactedSeq = getRuntimeContext().getState(compactedDescriptor);
         idleTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("idle-timer", Types.LONG));
+        sessionUserDescriptor = new ValueStateDescriptor<>("session-user", Types.STRING);
+        sessionUserDescriptor.enableTimeToLive(ttl);
+        sessionUser = getRuntimeContext().getState(sessionUserDescriptor);
     }
 
     /** An uncompacted turn with its token count, counted once on arrival rather than at every timer. */
@@ -108,10 +129,19 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
     }
 
     @Override
-    public void processElement(TurnEvent turn, Context ctx, Collector<CompactionResult> out) throws Exception {
+    public void processElement(TurnEvent turn, ReadOnlyContext ctx, Collector<CompactionResult> out) throws Exception {
         Long compacted = maxCompactedSeq.value();
         if (pending.contains(turn.turnId()) || (compacted != null && turn.seq() <= compacted)) {
             return; // a replay or a duplicate
+        }
+        String recordId = RecordIds.turn(turn.tenantId(), turn.sessionId(), turn.turnId());
+        for (Map.Entry<String, ForgetEvent> f : ctx.getBroadcastState(FORGETS).immutableEntries()) {
+            if (f.getValue().covers(turn.tenantId(), recordId, turn.sessionId(), turn.userId(), List.of(), turn.tsMillis())) {
+                return; // forgotten before it arrived
+            }
+        }
+        if (turn.userId() != null) {
+            sessionUser.update(turn.userId());
         }
         pending.put(turn.turnId(), new PendingTurn(turn, embedder.tokenCounter().count(turn.text())));
         ctx.timerService().registerEventTimeTimer(turn.tsMillis() + allowedLatenessMillis);
@@ -175,9 +205,68 @@ public final class SessionCompactionFunction extends KeyedProcessFunction<String
         kept.addAll(outcome.summaries());
         summaries.update(kept);
         summariesAsJson.clear();
-        out.collect(new CompactionResult(key[0], key[1], outcome.summaries(), outcome.compactedTurnIds(),
+        out.collect(new CompactionResult(key[0], key[1], sessionUser.value(), outcome.summaries(), outcome.compactedTurnIds(),
                 outcome.retiredSummaryIds(), outcome.declinedClusters(), outcome.guardRefusals(),
                 outcome.floorViolations()));
+    }
+
+    /**
+     * Drops what the sessions of this subtask hold of the forgotten scope, and remembers the forget for turns that
+     * arrive after it. Every session with state has pending turns, live summaries or a recorded user; the backend
+     * sets each key as current while {@code applyToKeyedState} visits it.
+     */
+    @Override
+    public void processBroadcastElement(ForgetEvent forget, Context ctx, Collector<CompactionResult> out)
+            throws Exception {
+        BroadcastState<String, ForgetEvent> forgets = ctx.getBroadcastState(FORGETS);
+        List<String> expired = new ArrayList<>();
+        for (Map.Entry<String, ForgetEvent> f : forgets.entries()) {
+            if (f.getValue().requestedAtMillis() < forget.requestedAtMillis() - stateTtl.toMillis()) {
+                expired.add(f.getKey());
+            }
+        }
+        for (String id : expired) {
+            forgets.remove(id);
+        }
+        forgets.put(forget.forgetId(), forget);
+        ctx.applyToKeyedState(pendingDescriptor, (key, state) -> forgetIn(key, forget));
+        ctx.applyToKeyedState(summariesDescriptor, (key, state) -> forgetIn(key, forget));
+        ctx.applyToKeyedState(sessionUserDescriptor, (key, state) -> forgetIn(key, forget));
+    }
+
+    /** Applies a forget to the session {@code key} (the current key). */
+    private void forgetIn(String key, ForgetEvent forget) throws Exception {
+        String[] tenantAndSession = key.split("/", 2);
+        if (!tenantAndSession[0].equals(forget.tenantId())) {
+            return;
+        }
+        boolean wholeSession = switch (forget.scope()) {
+            case SESSION -> tenantAndSession[1].equals(forget.target());
+            case USER -> forget.target().equals(sessionUser.value());
+            case MEMORY -> false;
+        };
+        if (wholeSession) {
+            pending.clear();
+            summaries.clear();
+            summariesAsJson.clear();
+            sessionUser.clear();
+            return; // maxCompactedSeq stays: a replayed old turn is still recognised as one
+        }
+        if (forget.scope() == ForgetScope.MEMORY) {
+            String turnPrefix = RecordIds.turn(tenantAndSession[0], tenantAndSession[1], "");
+            if (!forget.target().startsWith(turnPrefix)) {
+                return;
+            }
+            String turnId = forget.target().substring(turnPrefix.length());
+            pending.remove(turnId);
+            List<SummaryRecord> kept = new ArrayList<>();
+            for (SummaryRecord s : summaries.get()) {
+                if (!s.sourceRefs().contains(turnId)) {
+                    kept.add(s);
+                }
+            }
+            summaries.update(kept);
+        }
     }
 
     @Override

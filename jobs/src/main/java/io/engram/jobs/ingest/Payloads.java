@@ -4,10 +4,11 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
-import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.StoreOp;
+import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.store.RecordIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
@@ -56,6 +57,12 @@ public final class Payloads {
         o.path("source_refs").forEach(r -> refs.add(r.asText()));
         return StoreOp.upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
                 Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).build(), cycle);
+    }
+
+    public static ForgetEvent forget(Ingested in) {
+        JsonNode o = parse(in);
+        return new ForgetEvent(in.tenantId(), o.get("forget_id").asText(), ForgetScope.ofLabel(o.get("scope").asText()),
+                o.get("target").asText(), in.tsMillis());
     }
 
     private static String text(JsonNode o, String field) {

@@ -8,13 +8,14 @@ import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, rejects. */
+/** Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, forgets, rejects. */
 public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
 
     private static final long serialVersionUID = 1L;
 
     public static final OutputTag<TurnEvent> TURNS = new OutputTag<>("turns", TypeInformation.of(TurnEvent.class));
     public static final OutputTag<DocEvent> DOCS = new OutputTag<>("docs", TypeInformation.of(DocEvent.class));
+    public static final OutputTag<ForgetEvent> FORGETS = new OutputTag<>("forgets", TypeInformation.of(ForgetEvent.class));
     public static final OutputTag<RejectRecord> REJECTS = new OutputTag<>("rejects", TypeInformation.of(RejectRecord.class));
 
     @Override
@@ -27,6 +28,7 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
             case TURN -> ctx.output(TURNS, Payloads.turn(in));
             case DOC -> ctx.output(DOCS, Payloads.doc(in));
             case MEMORY -> out.collect(Payloads.memory(in));
+            case FORGET -> ctx.output(FORGETS, Payloads.forget(in));
         }
     }
 }

@@ -1,6 +1,8 @@
 package io.engram.jobs.store;
 
+import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.collapse.StoreShape;
+import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.time.Instant;
@@ -19,7 +21,7 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
                       Integer position, int tokens, long tsMillis, String cycleId, String closeReason,
                       int floorViolations, int guardRefusals) {
 
-    public enum Kind { UPSERT, DELETE, REPLACE_DOCUMENT, MERGE_SIGNALS, CLOSE_CYCLE }
+    public enum Kind { UPSERT, DELETE, REPLACE_DOCUMENT, MERGE_SIGNALS, CLOSE_CYCLE, FORGET }
 
     public static StoreOp upsert(MemoryRecord r, String cycleId) {
         return new StoreOp(Kind.UPSERT, r.tenantId(), r.id(), r.type().label(), r.tier(), r.text(), r.embedding(),
@@ -39,6 +41,20 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
                                           long tsMillis) {
         return new StoreOp(Kind.REPLACE_DOCUMENT, tenantId, agentId + "/" + docPath, null, null, null, null, null, 0,
                 null, null, null, null, null, null, agentId, docPath, keepVersion, null, 0, tsMillis, null, null, 0, 0);
+    }
+
+    /**
+     * A forget, applied in the tenant's order of changes: {@code id} is the forget's id, {@code type} its scope's
+     * label and {@code text} its target; {@code tsMillis} is when it was requested.
+     */
+    public static StoreOp forget(ForgetEvent f) {
+        return new StoreOp(Kind.FORGET, f.tenantId(), f.forgetId(), f.scope().label(), null, f.target(), null, null, 0,
+                null, null, null, null, null, null, null, null, null, null, 0, f.requestedAtMillis(), null, null, 0, 0);
+    }
+
+    /** The forget this change is ({@link #forget}). */
+    public ForgetEvent toForget() {
+        return new ForgetEvent(tenantId, id, ForgetScope.ofLabel(type), text, tsMillis);
     }
 
     /** Merges the generation guard refused and merges below the information floor, for the cycle's row. */

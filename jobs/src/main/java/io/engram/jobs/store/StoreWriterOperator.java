@@ -1,8 +1,10 @@
 package io.engram.jobs.store;
 
 import io.engram.jobs.BatchingOperator;
+import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.collapse.CycleClock;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.store.MemoryStore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -19,6 +21,7 @@ import org.apache.flink.streaming.api.operators.InternalTimer;
 import org.apache.flink.streaming.api.operators.InternalTimerService;
 import org.apache.flink.streaming.api.operators.Triggerable;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.util.OutputTag;
 
 /**
  * Writes store changes to OpenSearch in bulk and then passes the learning-store ones on, stamped with their
@@ -39,6 +42,12 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * cycles they fall into, and what OpenSearch holds when a cycle closes, depend on the input only. Compaction
  * emits a change when its own watermark passes that time, so the wait is only for the slowest subtask.
  * Gateway writes are applied as they come, for freshness.
+ *
+ * <p>A forget is applied in the tenant's order of changes: the buffer before it is written, then OpenSearch
+ * deletes what it covers ({@link MemoryStore#forget}), and its completion goes to the {@link #FORGETS_DONE} side
+ * output. Compaction changes it covers that wait for the watermark are dropped, and it is kept in keyed state for
+ * {@code forgetRetention} so a covered record that arrives after it (from another partition, or compaction's
+ * last summaries of a forgotten session) is dropped too.
  */
 public final class StoreWriterOperator extends BatchingOperator<StoreOp> implements Triggerable<String, VoidNamespace> {
 
@@ -49,6 +58,11 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private final int vectorDimension;
     private final int maxBulk;
     private final CycleClock clock;
+    private final long forgetRetentionMillis;
+
+    /** The forgets applied, for the {@code forgets} table. */
+    public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
+            TypeInformation.of(ForgetCompleted.class));
 
     private transient MemoryStore store;
     private transient int buffered;
@@ -56,6 +70,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private transient ValueState<Long> lastWrite;
     private transient ListState<TimedChange> compactionChanges;
     private transient InternalTimerService<VoidNamespace> compactionTimers;
+    private transient ListState<ForgetEvent> forgets;
 
     /** A change from compaction waiting for the watermark, with the event time it was made at. */
     public record TimedChange(long at, StoreOp op) {
@@ -66,13 +81,14 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
     public StoreWriterOperator(MemoryStore.Factory storeFactory, String embeddingModel, int vectorDimension, int maxBulk,
-                               Duration maxDelay, Duration quietGap) {
+                               Duration maxDelay, Duration quietGap, Duration forgetRetention) {
         super(maxDelay);
         this.storeFactory = storeFactory;
         this.embeddingModel = embeddingModel;
         this.vectorDimension = vectorDimension;
         this.maxBulk = maxBulk;
         this.clock = new CycleClock(quietGap);
+        this.forgetRetentionMillis = forgetRetention.toMillis();
     }
 
     @Override
@@ -84,12 +100,19 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
         compactionChanges = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("compaction-changes", TypeInformation.of(TimedChange.class)));
+        forgets = getKeyedStateStore().getListState(
+                new ListStateDescriptor<>("forgets", TypeInformation.of(ForgetEvent.class)));
         compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
     }
 
     @Override
     public void processElement(StreamRecord<StoreOp> element) throws Exception {
         StoreOp op = element.getValue();
+        if (op.kind() == StoreOp.Kind.FORGET) {
+            remember(op.toForget());
+            add(op, element);
+            return;
+        }
         if (op.fromCompaction() && element.hasTimestamp()
                 && element.getTimestamp() > compactionTimers.currentWatermark()) {
             compactionChanges.add(new TimedChange(element.getTimestamp(), op));
@@ -120,7 +143,42 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         throw new IllegalStateException("the writer sets no processing-time timers on keys");
     }
 
+    /** Keeps a forget for later arrivals, and drops the waiting compaction changes it covers. */
+    private void remember(ForgetEvent forget) throws Exception {
+        List<ForgetEvent> kept = new ArrayList<>();
+        for (ForgetEvent f : forgets.get()) {
+            if (f.requestedAtMillis() >= forget.requestedAtMillis() - forgetRetentionMillis) {
+                kept.add(f);
+            }
+        }
+        kept.add(forget);
+        forgets.update(kept);
+        List<TimedChange> waiting = new ArrayList<>();
+        for (TimedChange c : compactionChanges.get()) {
+            if (!covered(c.op(), List.of(forget))) {
+                waiting.add(c);
+            }
+        }
+        compactionChanges.update(waiting);
+    }
+
+    private static boolean covered(StoreOp op, Iterable<ForgetEvent> by) {
+        if (op.kind() != StoreOp.Kind.UPSERT) {
+            return false;
+        }
+        List<String> refs = op.sourceRefs() == null ? List.of() : List.of(op.sourceRefs());
+        for (ForgetEvent f : by) {
+            if (f.covers(op.tenantId(), op.id(), op.sessionId(), op.userId(), refs, op.tsMillis())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     private void apply(StoreOp op, StreamRecord<?> element) throws Exception {
+        if (covered(op, forgets.get())) {
+            return; // forgotten before it arrived
+        }
         if (op.touchesLearningStore()) {
             Long last = lastWrite.value();
             long writtenAt = op.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
@@ -159,6 +217,15 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
                     writeUpserts(upserts);
                     deletesOf = op.tenantId();
                     deletes.add(op.id());
+                }
+                case FORGET -> {
+                    writeUpserts(upserts);
+                    ForgetEvent f = op.toForget();
+                    long removed = store.forget(f.tenantId(), f.scope(), f.target());
+                    ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(),
+                            f.target(), f.requestedAtMillis(), System.currentTimeMillis(), removed);
+                    output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp())
+                            : new StreamRecord<>(done));
                 }
                 case REPLACE_DOCUMENT -> {
                     writeUpserts(upserts);

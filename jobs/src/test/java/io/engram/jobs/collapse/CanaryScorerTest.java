@@ -2,9 +2,6 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.MemoryStore;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.embed.EmbeddingModel;
@@ -12,6 +9,9 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.MemoryStore;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

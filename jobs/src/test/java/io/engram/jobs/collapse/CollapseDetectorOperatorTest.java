@@ -2,10 +2,6 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.MemoryStore;
-import io.engram.jobs.store.OpenSearchMemoryStore;
-import io.engram.jobs.store.RecordIds;
-import io.engram.jobs.store.RetryPolicy;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.collapse.CycleMetrics;
@@ -14,6 +10,10 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.MemoryStore;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
+import io.engram.store.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

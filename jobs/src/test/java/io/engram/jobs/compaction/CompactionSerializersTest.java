@@ -27,7 +27,7 @@ class CompactionSerializersTest {
 
     @Test
     void aCompactionResultReadsBackWithItsSummaries() throws Exception {
-        CompactionResult r = new CompactionResult("acme", "s1", List.of(summary("a", "x"), summary("b", "y")),
+        CompactionResult r = new CompactionResult("acme", "s1", "u1", List.of(summary("a", "x"), summary("b", "y")),
                 List.of("t0", "t1"), List.of("old"), 1, 2, 3);
         CompactionResult read = SerializerChecks.roundTrip(CompactionResultSerializer.INSTANCE, r);
         assertThat(read).usingRecursiveComparison().isEqualTo(r);

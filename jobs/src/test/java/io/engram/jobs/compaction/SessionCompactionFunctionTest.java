@@ -2,17 +2,18 @@ package io.engram.jobs.compaction;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.model.retrieval.ForgetScope;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Random;
-import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.runtime.watermarkstatus.WatermarkStatus;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.KeyedBroadcastOperatorTestHarness;
 import org.junit.jupiter.api.Test;
 
 /** The compaction operator under Flink's keyed operator harness, with the real embedding model. */
@@ -34,13 +35,13 @@ class SessionCompactionFunctionTest {
         return turns;
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness() throws Exception {
+    private static KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness() throws Exception {
         SessionCompactionFunction function = new SessionCompactionFunction(
                 () -> EmbeddingModel.ALL_MINILM_L6_V2.open(),
                 Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30));
-        KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness =
-                new KeyedOneInputStreamOperatorTestHarness<>(new SessionCompactionOperator(function),
-                        TurnEvent::sessionKey, org.apache.flink.api.common.typeinfo.Types.STRING);
+        KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness =
+                new KeyedBroadcastOperatorTestHarness<>(new SessionCompactionOperator(function),
+                        TurnEvent::sessionKey, org.apache.flink.api.common.typeinfo.Types.STRING, 128, 1, 0);
         harness.open();
         return harness;
     }
@@ -51,7 +52,7 @@ class SessionCompactionFunctionTest {
             for (TurnEvent t : arrivals) {
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            harness.processWatermark(finalWatermark);
+            harness.watermark(finalWatermark);
             List<CompactionResult> results = new ArrayList<>();
             harness.extractOutputValues().forEach(results::add);
             return results;
@@ -96,16 +97,16 @@ class SessionCompactionFunctionTest {
             for (TurnEvent t : turns) {
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            harness.processWatermark(end); // a backlog: every turn final at once
+            harness.watermark(end); // a backlog: every turn final at once
             oneStep = results(harness);
         }
         List<StreamRecord<CompactionResult>> turnByTurn;
         try (var harness = harness()) {
             for (TurnEvent t : turns) { // live: each turn final before the next is read
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
-                harness.processWatermark(t.tsMillis() + lateness);
+                harness.watermark(t.tsMillis() + lateness);
             }
-            harness.processWatermark(end);
+            harness.watermark(end);
             turnByTurn = results(harness);
         }
         List<StreamRecord<CompactionResult>> inBursts;
@@ -113,10 +114,10 @@ class SessionCompactionFunctionTest {
             for (int i = 0; i < turns.size(); i++) { // a restart in the middle: two bursts of 33 and 37
                 harness.processElement(new StreamRecord<>(turns.get(i), turns.get(i).tsMillis()));
                 if (i == 32) {
-                    harness.processWatermark(turns.get(i).tsMillis() + lateness);
+                    harness.watermark(turns.get(i).tsMillis() + lateness);
                 }
             }
-            harness.processWatermark(end);
+            harness.watermark(end);
             inBursts = results(harness);
         }
         assertThat(summaryIds(oneStep.stream().map(StreamRecord::getValue).toList())).hasSize(3)
@@ -133,7 +134,7 @@ class SessionCompactionFunctionTest {
 
     /** The results with the event time each carries. */
     private static List<StreamRecord<CompactionResult>> results(
-            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness) {
+            KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness) {
         return harness.extractOutputStreamRecords().stream()
                 .map(r -> new StreamRecord<CompactionResult>(r.getValue(), r.getTimestamp())).toList();
     }
@@ -141,9 +142,10 @@ class SessionCompactionFunctionTest {
     @Test
     void compactionNeverAnnouncesItselfIdle() throws Exception {
         try (var harness = harness()) {
-            harness.processWatermarkStatus(WatermarkStatus.IDLE);
-            harness.processWatermarkStatus(WatermarkStatus.ACTIVE);
-            assertThat(harness.getOutput()).containsExactly(WatermarkStatus.ACTIVE);
+            harness.getTwoInputOperator().processWatermarkStatus1(WatermarkStatus.IDLE);
+            harness.getTwoInputOperator().processWatermarkStatus2(WatermarkStatus.IDLE);
+            // with both inputs idle a two-input operator would announce itself idle downstream
+            assertThat(harness.getOutput()).doesNotContain(WatermarkStatus.IDLE);
         }
     }
 
@@ -153,30 +155,29 @@ class SessionCompactionFunctionTest {
             for (TurnEvent t : session(40)) {
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            assertThat(pendingTurns(harness)).hasSize(40);
-            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
+            assertThat(pendingTurns(harness, "acme/s1")).hasSize(40);
+            harness.watermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
             List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
             List<String> compacted = results.stream().flatMap(r -> r.compactedTurnIds().stream()).toList();
             assertThat(compacted).hasSizeGreaterThanOrEqualTo(20);
             // the compacted turns left state: what remains is the rest, the tail among it
-            List<String> left = pendingTurns(harness);
+            List<String> left = pendingTurns(harness, "acme/s1");
             assertThat(left).hasSize(40 - compacted.size()).doesNotContainAnyElementsOf(compacted).contains("t39");
 
             harness.getOutput().clear();
             for (TurnEvent t : session(5)) { // replays of compacted turns
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(20).toMillis());
+            harness.watermark(T0 + 60_000L * 40 + Duration.ofMinutes(20).toMillis());
             assertThat(harness.extractOutputValues()).isEmpty();
         }
     }
 
     private static List<String> pendingTurns(
-            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness) throws Exception {
-        @SuppressWarnings("unchecked")
-        KeyedProcessOperator<String, TurnEvent, CompactionResult> operator =
-                (KeyedProcessOperator<String, TurnEvent, CompactionResult>) harness.getOperator();
-        operator.setCurrentKey("acme/s1");
+            KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness, String key)
+            throws Exception {
+        SessionCompactionOperator operator = (SessionCompactionOperator) harness.getOperator();
+        operator.setCurrentKey(key);
         org.apache.flink.api.common.state.MapState<String, SessionCompactionFunction.PendingTurn> state = operator.getKeyedStateBackend()
                 .getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                         org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
@@ -187,15 +188,44 @@ class SessionCompactionFunctionTest {
     }
 
     @Test
+    void aForgottenUserLeavesEverySessionOfTheirsAndTheirLateTurnsAreDropped() throws Exception {
+        try (var harness = harness()) {
+            for (int i = 0; i < 6; i++) {
+                long ts = T0 + 60_000L * i;
+                harness.processElement(new TurnEvent("acme", "s1", "ann", "a" + i, i, "user", TOPICS[i % TOPICS.length], ts), ts);
+                harness.processElement(new TurnEvent("acme", "s2", "bob", "b" + i, i, "user", TOPICS[i % TOPICS.length], ts), ts);
+                harness.processElement(new TurnEvent("other", "s1", "ann", "o" + i, i, "user", TOPICS[i % TOPICS.length], ts), ts);
+            }
+            long requested = T0 + 60_000L * 10;
+            harness.processBroadcastElement(new ForgetEvent("acme", "f1", ForgetScope.USER, "ann", requested), requested);
+            assertThat(pendingTurns(harness, "acme/s1")).isEmpty();
+            assertThat(pendingTurns(harness, "acme/s2")).hasSize(6); // another user
+            assertThat(pendingTurns(harness, "other/s1")).hasSize(6); // the same user id in another tenant
+
+            // a turn of hers written before the forget but read after it is dropped; one written after is kept
+            harness.processElement(new TurnEvent("acme", "s1", "ann", "late", 6, "user", TOPICS[1], requested - 1),
+                    requested - 1);
+            harness.processElement(new TurnEvent("acme", "s1", "ann", "new", 7, "user", TOPICS[2], requested + 1),
+                    requested + 1);
+            assertThat(pendingTurns(harness, "acme/s1")).containsExactly("new");
+
+            // one turn of a session: that turn only
+            harness.processBroadcastElement(new ForgetEvent("acme", "f2", ForgetScope.MEMORY, "acme/s2/b3",
+                    requested + 2), requested + 2);
+            assertThat(pendingTurns(harness, "acme/s2")).containsExactlyInAnyOrder("b0", "b1", "b2", "b4", "b5");
+        }
+    }
+
+    @Test
     void anIdleSessionIsCompactedBelowKByItsInactivityTimer() throws Exception {
         try (var harness = harness()) {
             for (TurnEvent t : session(22)) { // tail ~10, ~12 compactable < k = 20
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            harness.processWatermark(T0 + 60_000L * 22 + Duration.ofMinutes(10).toMillis());
+            harness.watermark(T0 + 60_000L * 22 + Duration.ofMinutes(10).toMillis());
             assertThat(harness.extractOutputValues()).isEmpty();
             // one hour of event time without a turn: the idle timer compacts what waits
-            harness.processWatermark(T0 + 60_000L * 21 + Duration.ofHours(1).toMillis());
+            harness.watermark(T0 + 60_000L * 21 + Duration.ofHours(1).toMillis());
             List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
             assertThat(results).hasSize(1);
             assertThat(results.get(0).summaries()).singleElement()
@@ -219,7 +249,7 @@ class SessionCompactionFunctionTest {
             for (TurnEvent t : session(40)) {
                 harness.processElement(new StreamRecord<>(t, t.tsMillis()));
             }
-            harness.processWatermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
+            harness.watermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
             List<CompactionResult> results = new ArrayList<>(harness.extractOutputValues());
             assertThat(results).hasSize(1);
 
@@ -238,11 +268,9 @@ class SessionCompactionFunctionTest {
     }
 
     private static <T> org.apache.flink.api.common.state.ListState<T> listState(
-            KeyedOneInputStreamOperatorTestHarness<String, TurnEvent, CompactionResult> harness,
+            KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness,
             org.apache.flink.api.common.state.ListStateDescriptor<T> descriptor) throws Exception {
-        @SuppressWarnings("unchecked")
-        KeyedProcessOperator<String, TurnEvent, CompactionResult> operator =
-                (KeyedProcessOperator<String, TurnEvent, CompactionResult>) harness.getOperator();
+        SessionCompactionOperator operator = (SessionCompactionOperator) harness.getOperator();
         operator.setCurrentKey("acme/s1");
         return operator.getKeyedStateBackend().getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                 org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE, descriptor);

@@ -2,9 +2,9 @@ package io.engram.jobs.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.RecordIds;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.store.RecordIds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.flink.api.common.typeinfo.Types;

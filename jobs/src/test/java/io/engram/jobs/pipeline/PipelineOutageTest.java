@@ -2,10 +2,10 @@ package io.engram.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.OutageProxy;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;
+import io.engram.stack.OutageProxy;
 import java.util.Map;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,9 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
+import io.engram.store.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -60,7 +63,7 @@ class StoreWriterOperatorTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, StoreOp> harness(String index) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(
-                OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT), "test-vectors", 3, 1, Duration.ofMillis(50), Duration.ofMinutes(30)), StoreOp::tenantId, Types.STRING);
+                OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT), "test-vectors", 3, 1, Duration.ofMillis(50), Duration.ofMinutes(30), Duration.ofDays(30)), StoreOp::tenantId, Types.STRING);
         harness.setStateBackend(new EmbeddedRocksDBStateBackend());
         return harness;
     }
@@ -143,6 +146,40 @@ class StoreWriterOperatorTest {
         try (OpenSearchMemoryStore written = new OpenSearchMemoryStore(url, index, RetryPolicy.DEFAULT)) {
             written.refresh();
             assertThat(written.count(TENANT, Set.of(RecordType.SUMMARY, RecordType.MEMORY))).isEqualTo(2);
+        }
+    }
+
+    @Test
+    void aForgetDeletesWhatIsStoredDropsWhatWaitsAndWhatArrivesLate() throws Exception {
+        String index = "engram-memories-writer-order-" + run++;
+        try (var h = harness(index)) {
+            h.open();
+            MemoryRecord turnA = MemoryRecord.of(RecordIds.turn(TENANT, "a", "t1"), TENANT, RecordType.TURN,
+                    "we booked the lake cabin", Instant.ofEpochMilli(time("09:40"))).embedding(new float[] {1, 0, 0})
+                    .session("a").user("ann").tokens(5).build();
+            MemoryRecord turnB = MemoryRecord.of(RecordIds.turn(TENANT, "b", "t1"), TENANT, RecordType.TURN,
+                    "the invoices are due friday", Instant.ofEpochMilli(time("09:41"))).embedding(new float[] {0, 1, 0})
+                    .session("b").user("bob").tokens(5).build();
+            h.processElement(new StreamRecord<>(StoreOp.upsert(turnA, null), time("09:40")));
+            h.processElement(new StreamRecord<>(StoreOp.upsert(turnB, null), time("09:41")));
+            feed(h, A1); // session a's summary waits for the watermark
+            long requested = time("10:30");
+            h.processElement(new StreamRecord<>(StoreOp.forget(new io.engram.jobs.ingest.ForgetEvent(TENANT, "f1",
+                    io.engram.model.retrieval.ForgetScope.SESSION, "a", requested)), requested));
+            feed(h, A2); // compaction's last summary of the session, read after the forget
+            h.processWatermark(time("12:00"));
+
+            assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).singleElement().satisfies(done -> {
+                assertThat(done.getValue().forgetId()).isEqualTo("f1");
+                assertThat(done.getValue().scope()).isEqualTo("session");
+                assertThat(done.getValue().recordsRemoved()).isEqualTo(1); // turn a/t1; the summaries never landed
+            });
+            assertThat(forwarded(h)).noneMatch(line -> line.contains("a-sum"));
+        }
+        try (OpenSearchMemoryStore written = new OpenSearchMemoryStore(url, index, RetryPolicy.DEFAULT)) {
+            written.refresh();
+            assertThat(written.find(TENANT, java.util.Map.of(), Set.of(), 10, null, true))
+                    .extracting(MemoryRecord::id).containsExactly(RecordIds.turn(TENANT, "b", "t1"));
         }
     }
 }

@@ -1,0 +1,154 @@
+package io.engram.launcher;
+
+import io.engram.jobs.EngramJob;
+import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.EngramSetup;
+import io.engram.jobs.PipelineConfig;
+import io.engram.service.ApiKeys;
+import io.engram.service.MemoryService;
+import io.engram.service.ServiceConfig;
+import io.engram.stack.EmbeddedStack;
+import io.engram.stack.EmbeddedStack.Service;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.SecureRandom;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HexFormat;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+
+/**
+ * The whole product live on its embedded default, in one process: Kafka, OpenSearch and PostgreSQL, the unbounded
+ * Engram job on a local MiniCluster, and the memory service with a fresh key per tenant. What {@code ./engram up}
+ * runs, and what the service's tests and {@code bench api} run against. With a data directory the servers keep
+ * their data there, the job keeps its checkpoints there and a restart resumes from the latest one.
+ */
+final class LiveProduct implements AutoCloseable {
+
+    private final EmbeddedStack stack;
+    private final JobClient job;
+    private final MemoryService service;
+    private final Map<String, String> keyByTenant;
+    private final Properties pipeline;
+    private final Optional<Path> restoredFrom;
+
+    private LiveProduct(EmbeddedStack stack, JobClient job, MemoryService service, Map<String, String> keyByTenant,
+                        Properties pipeline, Optional<Path> restoredFrom) {
+        this.stack = stack;
+        this.job = job;
+        this.service = service;
+        this.keyByTenant = keyByTenant;
+        this.pipeline = pipeline;
+        this.restoredFrom = restoredFrom;
+    }
+
+    /**
+     * Starts everything; {@code overrides} are pipeline settings on top of the embedded ones, {@code port} 0 picks
+     * a free port.
+     */
+    static LiveProduct start(Optional<Path> dataDir, int port, List<String> tenants, Properties overrides,
+                             Consumer<String> progress) throws Exception {
+        EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
+                dataDir.map(d -> d.resolve("stack"))), (s, address) -> progress.accept(s.name().toLowerCase() + " ready at " + address));
+        try {
+            Properties p = LocalPipeline.embedded(stack, false);
+            p.putAll(overrides);
+            Optional<Path> restore = Optional.empty();
+            if (dataDir.isPresent()) {
+                Path checkpoints = dataDir.get().resolve("checkpoints");
+                p.setProperty("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
+                p.setProperty("flink.execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
+                restore = latestCheckpoint(checkpoints);
+                restore.ifPresent(c -> p.setProperty("flink.execution.state-recovery.path", c.toUri().toString()));
+            }
+            PipelineConfig config = PipelineConfig.fromProperties(p);
+            EngramSetup.prepare(config, step -> { });
+            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
+                    EngramJob.flinkConfiguration(p, config));
+            new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
+            JobClient job = env.executeAsync("engram-live");
+            Map<String, String> keys = new LinkedHashMap<>();
+            SecureRandom random = new SecureRandom();
+            StringBuilder keyFile = new StringBuilder();
+            for (String tenant : tenants) {
+                byte[] bytes = new byte[24];
+                random.nextBytes(bytes);
+                String key = "ek_" + HexFormat.of().formatHex(bytes);
+                keys.put(tenant, key);
+                keyFile.append(ApiKeys.keyFileLine(key, tenant)).append('\n');
+            }
+            ServiceConfig serviceConfig = ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port);
+            MemoryService service = MemoryService.start(serviceConfig, ApiKeys.of(keyFile.toString()));
+            return new LiveProduct(stack, job, service, keys, p, restore);
+        } catch (Exception | Error e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    /** The newest completed checkpoint under {@code dir} (a {@code chk-N} folder with its {@code _metadata}). */
+    static Optional<Path> latestCheckpoint(Path dir) {
+        if (!Files.isDirectory(dir)) {
+            return Optional.empty();
+        }
+        try (Stream<Path> files = Files.walk(dir, 3)) {
+            return files.filter(f -> f.getFileName().toString().equals("_metadata"))
+                    .map(Path::getParent)
+                    .filter(c -> c.getFileName().toString().startsWith("chk-"))
+                    .max(Comparator.comparingLong(LiveProduct::modified));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private static long modified(Path p) {
+        try {
+            return Files.getLastModifiedTime(p.resolve("_metadata")).toMillis();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    String apiUrl() {
+        return "http://127.0.0.1:" + service.port();
+    }
+
+    /** The generated key of each tenant (shown once, kept only as digests by the service). */
+    Map<String, String> keys() {
+        return keyByTenant;
+    }
+
+    EmbeddedStack stack() {
+        return stack;
+    }
+
+    /** The pipeline's settings, the embedded servers' addresses among them. */
+    Properties pipeline() {
+        return pipeline;
+    }
+
+    Optional<Path> restoredFrom() {
+        return restoredFrom;
+    }
+
+    @Override
+    public void close() throws Exception {
+        try {
+            service.close();
+            job.cancel().get(60, TimeUnit.SECONDS);
+        } finally {
+            stack.close();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package io.engram.launcher;
+
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "up", mixinStandardHelpOptions = true,
+        description = "Run the whole product live on the embedded default (Kafka, OpenSearch, PostgreSQL, the Engram"
+                + " job on a local MiniCluster, the memory service) until Ctrl-C.")
+final class UpCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Keep the servers' data and the job's checkpoints here; a restart resumes from the latest"
+                    + " checkpoint (default: nothing kept).")
+    Path dataDir;
+
+    @Option(names = "--port", paramLabel = "PORT", description = "The API's port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
+    int port = 8080;
+
+    @Option(names = "--tenants", split = ",", paramLabel = "TENANT",
+            description = "Tenants to generate an API key for (default: ${DEFAULT-VALUE}).")
+    List<String> tenants = List.of("default");
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.countDown();
+            try { // let the main thread stop the servers (PostgreSQL is a child process) before the JVM exits
+                stopped.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "engram-up-shutdown"));
+        try (LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, new Properties(),
+                line -> {
+                    out.println("[up] " + line);
+                    out.flush();
+                })) {
+            product.restoredFrom().ifPresent(c -> out.println("[up] the job resumed from checkpoint " + c));
+            out.println("api: " + product.apiUrl());
+            product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key));
+            out.flush();
+            stop.await();
+        } finally {
+            stopped.countDown();
+        }
+        return 0;
+    }
+}

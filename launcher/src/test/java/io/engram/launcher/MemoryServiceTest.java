@@ -1,0 +1,353 @@
+package io.engram.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.service.ApiKeys;
+import io.engram.service.MemoryService;
+import io.engram.service.ServiceConfig;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.Random;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The memory service through real HTTP against the live embedded product ({@link LiveProduct}: Kafka,
+ * OpenSearch, PostgreSQL, the unbounded job on a MiniCluster): writes become searchable, forgets leave nothing
+ * of a memory, a session or a user anywhere while everyone else's records stay, errors are JSON, and two
+ * tenants never see each other's records.
+ */
+class MemoryServiceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration VISIBLE = Duration.ofSeconds(90);
+    private static LiveProduct product;
+    private static String acme;
+    private static String globex;
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private record Answer(int status, JsonNode body, HttpResponse<String> raw) {
+    }
+
+    @BeforeAll
+    static void start() throws Exception {
+        Properties fast = new Properties();
+        fast.setProperty("checkpoint.interval", "1s");
+        product = LiveProduct.start(Optional.empty(), 0, List.of("acme", "globex"), fast, line -> { });
+        acme = product.keys().get("acme");
+        globex = product.keys().get("globex");
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        if (product != null) {
+            product.close();
+        }
+    }
+
+    private Answer call(String method, String path, String key, String body) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(product.apiUrl() + path))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
+        if (key != null) {
+            request.header("Authorization", "Bearer " + key);
+        }
+        HttpResponse<String> response = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        boolean json = response.headers().firstValue("Content-Type").orElse("").startsWith("application/json");
+        return new Answer(response.statusCode(), json ? JSON.readTree(response.body()) : null, response);
+    }
+
+    private static String encode(String id) {
+        return URLEncoder.encode(id, StandardCharsets.UTF_8);
+    }
+
+    private static String turns(String session, String user, String... texts) {
+        ArrayNode records = JSON.createArrayNode();
+        for (int i = 0; i < texts.length; i++) {
+            records.addObject().put("session_id", session).put("user_id", user).put("turn_id", "t" + i).put("seq", i)
+                    .put("role", i % 2 == 0 ? "user" : "assistant").put("text", texts[i]);
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.set("records", records);
+        return body.toString();
+    }
+
+    private List<String> accepted(Answer a) {
+        assertThat(a.status()).as("%s", a.body()).isEqualTo(202);
+        assertThat(a.body().get("rejected")).isEmpty();
+        List<String> ids = new ArrayList<>();
+        a.body().get("accepted").forEach(id -> ids.add(id.asText()));
+        return ids;
+    }
+
+    private Set<String> searchIds(String key, String query) throws Exception {
+        Answer a = call("POST", "/v1/search", key, JSON.createObjectNode().put("query", query).put("k", 50).toString());
+        assertThat(a.status()).isEqualTo(200);
+        Set<String> ids = new TreeSet<>();
+        a.body().get("results").forEach(r -> ids.add(r.get("id").asText()));
+        return ids;
+    }
+
+    private Set<String> listIds(String key, String filter) throws Exception {
+        Set<String> ids = new TreeSet<>();
+        String cursor = null;
+        do {
+            Answer a = call("GET", "/v1/memories?limit=7&" + filter + (cursor == null ? "" : "&cursor=" + cursor), key, null);
+            assertThat(a.status()).as("%s", a.body()).isEqualTo(200);
+            a.body().get("records").forEach(r -> ids.add(r.get("id").asText()));
+            cursor = a.body().get("next_cursor").isNull() ? null : a.body().get("next_cursor").asText();
+        } while (cursor != null);
+        return ids;
+    }
+
+    private Set<String> contextIds(String key, String query) throws Exception {
+        Answer a = call("POST", "/v1/context", key, JSON.createObjectNode().put("query", query).put("budget_tokens", 4000)
+                .toString());
+        assertThat(a.status()).isEqualTo(200);
+        Set<String> ids = new TreeSet<>();
+        a.body().get("included").forEach(r -> ids.add(r.get("id").asText()));
+        return ids;
+    }
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    /** Polls until {@code check} holds: the pipeline is asynchronous, and a test waits for what it asserts on. */
+    private static void await(String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + VISIBLE.toNanos();
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": not reached in " + VISIBLE);
+            }
+            TimeUnit.MILLISECONDS.sleep(200);
+        }
+    }
+
+    private JsonNode awaitForget(String key, Answer requested) throws Exception {
+        assertThat(requested.status()).as("%s", requested.body()).isEqualTo(202);
+        String forgetId = requested.body().get("forget_id").asText();
+        await("forget " + forgetId + " done",
+                () -> call("GET", "/v1/forgets/" + forgetId, key, null).body().get("status").asText().equals("done"));
+        return call("GET", "/v1/forgets/" + forgetId, key, null).body();
+    }
+
+    private Set<String> storedIds(String tenant, String field, String value) {
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(product.pipeline().getProperty("opensearch.url"),
+                product.pipeline().getProperty("opensearch.index", io.engram.store.MemoryIndexTemplate.INDEX),
+                RetryPolicy.DEFAULT)) {
+            store.refresh();
+            Set<String> ids = new TreeSet<>();
+            store.find(tenant, Map.of(field, value), Set.of(), 1000, null, true).stream().map(MemoryRecord::id)
+                    .forEach(ids::add);
+            return ids;
+        }
+    }
+
+    @Test
+    void aWrittenMemoryIsSearchableListableAndReadable() throws Exception {
+        List<String> ids = accepted(call("POST", "/v1/memories", acme,
+                "{\"text\": \"The staging database password rotates every Tuesday.\"}"));
+        String id = ids.get(0);
+        assertThat(id).startsWith("acme/m-");
+        await("the memory is searchable", () -> searchIds(acme, "when does the staging password rotate").contains(id));
+        Answer one = call("GET", "/v1/memories/" + encode(id), acme, null);
+        assertThat(one.status()).isEqualTo(200);
+        assertThat(one.body().get("text").asText()).isEqualTo("The staging database password rotates every Tuesday.");
+        assertThat(one.body().get("type").asText()).isEqualTo("memory");
+        assertThat(listIds(acme, "type=memory")).contains(id);
+        // the same text again is the same memory: one record
+        assertThat(accepted(call("POST", "/v1/memories", acme,
+                "{\"text\": \"The staging database password rotates every Tuesday.\"}"))).containsExactly(id);
+        assertThat(call("GET", "/v1/memories/" + encode(id), globex, null).status()).as("another tenant's key")
+                .isEqualTo(404);
+    }
+
+    @Test
+    void forgettingAUserLeavesNothingOfThemAndKeepsEveryoneElse() throws Exception {
+        List<String> ann = new ArrayList<>(accepted(call("POST", "/v1/turns", acme, turns("ann-1", "ann",
+                "Ann's daughter Lila starts violin lessons in March.", "Noted: violin lessons for Lila in March."))));
+        ann.addAll(accepted(call("POST", "/v1/turns", acme, turns("ann-2", "ann",
+                "Ann is allergic to hazelnuts.", "I will avoid hazelnuts in recipes for Ann."))));
+        List<String> bob = accepted(call("POST", "/v1/turns", acme, turns("bob-1", "bob",
+                "Bob's violin needs new strings before the March concert.")));
+        List<String> otherAnn = accepted(call("POST", "/v1/turns", globex, turns("ann-1", "ann",
+                "Ann at globex plays the violin in March too.")));
+        await("every turn is stored", () -> storedIds("acme", "user_id", "ann").size() == 4
+                && storedIds("acme", "user_id", "bob").size() == 1 && storedIds("globex", "user_id", "ann").size() == 1);
+        assertThat(searchIds(acme, "violin lessons in March")).containsAll(List.of(ann.get(0), bob.get(0)));
+
+        JsonNode done = awaitForget(acme, call("DELETE", "/v1/users/ann", acme, null));
+        assertThat(done.get("scope").asText()).isEqualTo("user");
+        assertThat(done.get("records_removed").asLong()).isEqualTo(4);
+
+        assertThat(storedIds("acme", "user_id", "ann")).isEmpty();
+        assertThat(storedIds("acme", "session_id", "ann-1")).isEmpty();
+        assertThat(storedIds("acme", "session_id", "ann-2")).isEmpty();
+        assertThat(searchIds(acme, "violin lessons in March")).doesNotContainAnyElementsOf(ann).contains(bob.get(0));
+        assertThat(searchIds(acme, "hazelnut allergy")).doesNotContainAnyElementsOf(ann);
+        assertThat(listIds(acme, "user_id=ann")).isEmpty();
+        assertThat(contextIds(acme, "what is Ann allergic to?")).doesNotContainAnyElementsOf(ann);
+        assertThat(call("GET", "/v1/memories/" + encode(ann.get(0)), acme, null).status()).isEqualTo(404);
+        assertThat(storedIds("acme", "user_id", "bob")).containsExactlyElementsOf(bob);
+        assertThat(storedIds("globex", "user_id", "ann")).containsExactlyElementsOf(otherAnn);
+        assertThat(searchIds(globex, "violin in March")).contains(otherAnn.get(0));
+
+        // what she says after the forget is a new memory, and kept
+        List<String> later = accepted(call("POST", "/v1/turns", acme, turns("ann-3", "ann", "Ann moved to Lisbon.")));
+        await("a turn after the forget is stored", () -> storedIds("acme", "user_id", "ann").equals(new TreeSet<>(later)));
+    }
+
+    @Test
+    void forgettingASessionOrOneMemoryRemovesJustThat() throws Exception {
+        List<String> kept = accepted(call("POST", "/v1/turns", acme, turns("trip-1", "cy",
+                "Cy plans a kayak trip on the fjord.", "The kayak trip is booked for June.")));
+        List<String> session = accepted(call("POST", "/v1/turns", acme, turns("trip-2", "cy",
+                "Cy wants a quiet hotel near the fjord.", "I found a quiet hotel by the water.")));
+        List<String> memories = accepted(call("POST", "/v1/memories", acme,
+                "{\"records\": [{\"text\": \"Cy prefers window seats.\"}, {\"text\": \"Cy pays with the company card.\"}]}"));
+        await("stored", () -> storedIds("acme", "user_id", "cy").size() == 4
+                && searchIds(acme, "window seats").contains(memories.get(0)));
+
+        JsonNode sessionDone = awaitForget(acme, call("DELETE", "/v1/sessions/trip-2", acme, null));
+        assertThat(sessionDone.get("records_removed").asLong()).isEqualTo(2);
+        assertThat(storedIds("acme", "session_id", "trip-2")).isEmpty();
+        assertThat(storedIds("acme", "session_id", "trip-1")).containsExactlyInAnyOrderElementsOf(kept);
+
+        JsonNode memoryDone = awaitForget(acme, call("DELETE", "/v1/memories/" + encode(memories.get(0)), acme, null));
+        assertThat(memoryDone.get("records_removed").asLong()).isEqualTo(1);
+        assertThat(call("GET", "/v1/memories/" + encode(memories.get(0)), acme, null).status()).isEqualTo(404);
+        assertThat(call("GET", "/v1/memories/" + encode(memories.get(1)), acme, null).status()).isEqualTo(200);
+        assertThat(searchIds(acme, "window seats")).doesNotContain(memories.get(0));
+
+        Answer unknown = call("DELETE", "/v1/memories/" + encode("acme/no-such-memory"), acme, null);
+        assertThat(unknown.status()).isEqualTo(404);
+        assertThat(unknown.body().at("/error/code").asText()).isEqualTo("not_found");
+    }
+
+    @Test
+    void everyRefusalIsJsonWithItsCodeAndACrossTenantWriteIsAudited() throws Exception {
+        assertThat(call("POST", "/v1/search", null, "{\"query\":\"x\"}")).satisfies(a -> {
+            assertThat(a.status()).isEqualTo(401);
+            assertThat(a.body().at("/error/code").asText()).isEqualTo("unauthorized");
+        });
+        assertThat(call("POST", "/v1/search", "not-a-key-of-anyone-at-all", "{\"query\":\"x\"}").status()).isEqualTo(401);
+        Answer foreign = call("POST", "/v1/memories", acme, "{\"tenant_id\": \"globex\", \"text\": \"planted\"}");
+        assertThat(foreign.status()).isEqualTo(403);
+        assertThat(foreign.body().at("/error/code").asText()).isEqualTo("forbidden");
+        try (Connection db = DriverManager.getConnection(product.pipeline().getProperty("postgres.url"), "postgres", "");
+             Statement s = db.createStatement();
+             ResultSet rs = s.executeQuery("SELECT tenant_id, detail FROM api_audit WHERE action = 'cross_tenant'")) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getString(1)).isEqualTo("acme");
+            assertThat(rs.getString(2)).contains("globex");
+        }
+        Answer missing = call("GET", "/v1/nothing-here", acme, null);
+        assertThat(missing.status()).isEqualTo(404);
+        assertThat(missing.body().at("/error/code").asText()).isEqualTo("not_found");
+        Answer tooLarge = call("POST", "/v1/search", acme, "{\"query\":\"" + "x".repeat(MemoryService.MAX_BODY_BYTES) + "\"}");
+        assertThat(tooLarge.status()).isEqualTo(413);
+        assertThat(tooLarge.body().at("/error/code").asText()).isEqualTo("request_too_large");
+        Answer invalid = call("POST", "/v1/turns", acme, "{\"session_id\": \"s\", \"role\": \"wizard\"}");
+        assertThat(invalid.status()).isEqualTo(400);
+        assertThat(invalid.body().at("/rejected/0/code").asText()).isEqualTo("schema_violation");
+
+        // a second service on the same stack with a tiny limit: the third request of a key waits
+        ServiceConfig tight = ServiceConfig.from(product.pipeline(), Map.of()).withListen("127.0.0.1", 0)
+                .withRateLimit(0.01, 2);
+        try (MemoryService limited = MemoryService.start(tight, ApiKeys.of(ApiKeys.keyFileLine(acme, "acme")))) {
+            List<Integer> statuses = new ArrayList<>();
+            HttpResponse<String> last = null;
+            for (int i = 0; i < 3; i++) {
+                last = http.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + limited.port() + "/v1/memories?limit=1"))
+                        .header("X-Api-Key", acme).build(), HttpResponse.BodyHandlers.ofString());
+                statuses.add(last.statusCode());
+            }
+            assertThat(statuses).containsExactly(200, 200, 429);
+            assertThat(Long.parseLong(last.headers().firstValue("Retry-After").orElseThrow())).isPositive();
+            assertThat(JSON.readTree(last.body()).at("/error/code").asText()).isEqualTo("rate_limited");
+        }
+    }
+
+    @Test
+    void twoTenantsWritingAndReadingAtRandomNeverSeeEachOther() throws Exception {
+        Random random = new Random(19);
+        String[] words = {"invoice", "violin", "fjord", "hazelnut", "deploy", "garden", "lantern", "orbit"};
+        Map<String, String> keys = Map.of("acme", acme, "globex", globex);
+        Set<String> written = new HashSet<>();
+        for (int i = 0; i < 24; i++) {
+            String tenant = random.nextBoolean() ? "acme" : "globex";
+            String text = "Shared note " + i + ": " + words[random.nextInt(words.length)] + " and "
+                    + words[random.nextInt(words.length)] + ".";
+            written.addAll(accepted(call("POST", "/v1/memories", keys.get(tenant),
+                    JSON.createObjectNode().put("text", text).toString())));
+        }
+        await("every note is stored", () -> written.stream().allMatch(id -> {
+            String tenant = id.substring(0, id.indexOf('/'));
+            return storedIds(tenant, "type", "memory").contains(id);
+        }));
+        int reads = 0;
+        for (int i = 0; i < 30; i++) {
+            String tenant = random.nextBoolean() ? "acme" : "globex";
+            String query = "shared note " + words[random.nextInt(words.length)];
+            Set<String> seen = new HashSet<>(searchIds(keys.get(tenant), query));
+            seen.addAll(contextIds(keys.get(tenant), query));
+            seen.addAll(listIds(keys.get(tenant), "type=memory"));
+            assertThat(seen).as("what %s reads", tenant).allMatch(id -> id.startsWith(tenant + "/"));
+            reads += seen.size();
+        }
+        assertThat(reads).as("the reads returned records at all").isGreaterThan(30);
+    }
+
+    @Test
+    void theOperationsEndpointsAnswerAndTheOpenApiDocumentListsEveryRoute() throws Exception {
+        Answer ready = call("GET", "/readyz", null, null);
+        assertThat(ready.status()).as("%s", ready.body()).isEqualTo(200);
+        assertThat(ready.body().get("checks").toString()).doesNotContain("unavailable");
+        assertThat(call("GET", "/healthz", null, null).status()).isEqualTo(200);
+        call("GET", "/v1/memories?limit=1", acme, null);
+        Answer metrics = call("GET", "/metrics", null, null);
+        assertThat(metrics.raw().body()).contains("engram_service_requests_total{route=\"GET /v1/memories\",status=\"200\"}")
+                .contains("engram_service_request_seconds_bucket{route=\"GET /v1/memories\",le=\"+Inf\"}");
+
+        JsonNode spec = call("GET", "/openapi.json", null, null).body();
+        Set<String> documented = new TreeSet<>();
+        spec.get("paths").properties().forEach(path -> path.getValue().properties()
+                .forEach(method -> documented.add(method.getKey().toUpperCase() + " " + path.getKey())));
+        Set<String> served = new TreeSet<>();
+        MemoryService.ROUTES.forEach(r -> served.add(r.method() + " " + r.template()));
+        assertThat(documented).isEqualTo(served);
+        for (String route : documented) { // each documented route is one the server answers, not an unknown path
+            String[] methodAndPath = route.split(" ", 2);
+            String path = methodAndPath[1].replaceAll("\\{[a-z_]+}", "probe");
+            Answer a = call(methodAndPath[0], path, acme, methodAndPath[0].equals("POST") ? "{}" : null);
+            assertThat(a.body() == null || !a.body().at("/error/message").asText().startsWith("no such endpoint"))
+                    .as(route).isTrue();
+        }
+    }
+}

@@ -1,0 +1,136 @@
+package io.engram.service;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * API keys mapped to tenants: the only way a request gets a tenant. A key file has {@code KEY=tenant_id} lines
+ * ({@code #} comments),
+ * where KEY is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself
+ * (at least 16 characters); only digests are kept in memory. The file is read again when it changes, so keys are
+ * added and revoked without a restart. Lookup compares the presented key's digest with every configured one in
+ * constant time and never stops early, so neither timing nor length tells an attacker how close a guess was.
+ */
+public final class ApiKeys {
+
+    private static final Pattern TENANT = Pattern.compile("^[a-z0-9][a-z0-9_-]{0,62}$");
+    private static final String DIGEST_PREFIX = "sha256:";
+    private static final long RECHECK_NANOS = 1_000_000_000L;
+
+    private record Entry(byte[] keyDigest, String tenantId) {
+    }
+
+    private final Path file;
+    private volatile List<Entry> entries;
+    private volatile FileTime loadedVersion;
+    private volatile long checkedAt;
+
+    private ApiKeys(Path file, List<Entry> entries) {
+        this.file = file;
+        this.entries = entries;
+    }
+
+    /** The keys of a file, read again whenever it changes. */
+    public static ApiKeys watching(Path file) throws IOException {
+        ApiKeys keys = new ApiKeys(file, List.of());
+        keys.reload();
+        return keys;
+    }
+
+    /** Fixed keys from text in the file's format, lines or comma-separated pairs (an environment variable). */
+    public static ApiKeys of(String keyFileText) {
+        return new ApiKeys(null, parse(keyFileText.replace(',', '\n')));
+    }
+
+    /** The line a key file holds for {@code key}: its digest, never the key. */
+    public static String keyFileLine(String key, String tenantId) {
+        return DIGEST_PREFIX + HexFormat.of().formatHex(digest(key)) + "=" + tenantId;
+    }
+
+    public Optional<String> tenantOf(String presentedKey) {
+        if (presentedKey == null) {
+            return Optional.empty();
+        }
+        reloadIfChanged();
+        byte[] presented = digest(presentedKey);
+        String match = null;
+        for (Entry e : entries) {
+            if (MessageDigest.isEqual(presented, e.keyDigest()) && match == null) {
+                match = e.tenantId();
+            }
+        }
+        return Optional.ofNullable(match);
+    }
+
+    private void reloadIfChanged() {
+        long now = System.nanoTime();
+        if (file == null || now - checkedAt < RECHECK_NANOS) {
+            return;
+        }
+        checkedAt = now;
+        try {
+            if (!Files.getLastModifiedTime(file).equals(loadedVersion)) {
+                reload();
+            }
+        } catch (IOException | RuntimeException e) {
+            // a half-written or unreadable file keeps the keys that were valid: the service stays up
+            org.slf4j.LoggerFactory.getLogger(ApiKeys.class).warn("API key file {} not reloaded: {}", file, e.getMessage());
+        }
+    }
+
+    private synchronized void reload() throws IOException {
+        FileTime version = Files.getLastModifiedTime(file);
+        entries = parse(Files.readString(file, StandardCharsets.UTF_8));
+        loadedVersion = version;
+    }
+
+    private static List<Entry> parse(String text) {
+        List<Entry> list = new ArrayList<>();
+        for (String raw : text.split("\n")) {
+            String line = raw.strip();
+            if (line.isEmpty() || line.startsWith("#")) {
+                continue;
+            }
+            int eq = line.lastIndexOf('=');
+            if (eq <= 0) {
+                throw new IllegalArgumentException("an API key line is KEY=tenant_id");
+            }
+            String key = line.substring(0, eq).strip();
+            String tenant = line.substring(eq + 1).strip();
+            if (!TENANT.matcher(tenant).matches()) {
+                throw new IllegalArgumentException("invalid tenant id: " + tenant);
+            }
+            if (key.startsWith(DIGEST_PREFIX)) {
+                String hex = key.substring(DIGEST_PREFIX.length());
+                if (!hex.matches("[0-9a-f]{64}")) {
+                    throw new IllegalArgumentException("a key digest is sha256: and 64 lower-case hex digits");
+                }
+                list.add(new Entry(HexFormat.of().parseHex(hex), tenant));
+            } else {
+                if (key.length() < 16) {
+                    throw new IllegalArgumentException("API keys must be at least 16 characters");
+                }
+                list.add(new Entry(digest(key), tenant));
+            }
+        }
+        return List.copyOf(list);
+    }
+
+    private static byte[] digest(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

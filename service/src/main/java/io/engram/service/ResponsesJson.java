@@ -1,0 +1,87 @@
+package io.engram.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.retrieval.HybridRetriever;
+import io.engram.store.MemoryStore;
+import java.util.List;
+import java.util.Locale;
+
+/** The JSON shapes of the API's answers (a context and search results are also what the CLI prints). */
+public final class ResponsesJson {
+
+    public static final ObjectMapper JSON = new ObjectMapper();
+
+    private ResponsesJson() {
+    }
+
+    public static ObjectNode context(String tenantId, AssembledContext c) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("tenant_id", tenantId);
+        root.put("budget_tokens", c.budget());
+        root.put("tokens_used", c.tokensUsed());
+        root.put("degraded", c.degraded());
+        ArrayNode reasons = root.putArray("degraded_reasons");
+        c.degradedReasons().forEach(reasons::add);
+        ArrayNode included = root.putArray("included");
+        for (AssembledContext.Included i : c.included()) {
+            included.addObject().put("id", i.item().id()).put("type", i.item().type().label())
+                    .put("section", i.section().name().toLowerCase(Locale.ROOT)).put("tokens", i.item().tokens())
+                    .put("score", i.item().score()).put("reason", i.reason()).put("text", i.item().text());
+        }
+        ArrayNode excluded = root.putArray("excluded");
+        for (AssembledContext.Excluded e : c.excluded()) {
+            excluded.addObject().put("id", e.item().id()).put("type", e.item().type().label())
+                    .put("section", e.section().name().toLowerCase(Locale.ROOT)).put("tokens", e.item().tokens())
+                    .put("reason", e.reason());
+        }
+        return root;
+    }
+
+    public static ObjectNode search(String tenantId, List<HybridRetriever.Result> results) {
+        ObjectNode root = JSON.createObjectNode();
+        root.put("tenant_id", tenantId);
+        ArrayNode array = root.putArray("results");
+        for (HybridRetriever.Result r : results) {
+            ObjectNode o = array.addObject().put("id", r.record().id()).put("type", r.record().type().label())
+                    .put("score", r.score()).put("cosine", r.cosine()).put("fused", r.fused());
+            if (r.lexicalRank() != null) {
+                o.put("lexical_rank", r.lexicalRank());
+            }
+            if (r.vectorRank() != null) {
+                o.put("vector_rank", r.vectorRank());
+            }
+            o.put("text", r.record().text());
+        }
+        return root;
+    }
+
+    /** A record as the API shows it: the index's fields without the vector, and its id. */
+    static ObjectNode record(MemoryRecord r) {
+        ObjectNode o = JSON.createObjectNode().put("id", r.id());
+        o.setAll(JSON.<ObjectNode>valueToTree(r.toSource()));
+        o.remove("embedding");
+        return o;
+    }
+
+    static ObjectNode page(MemoryStore.Page page) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode records = root.putArray("records");
+        page.records().forEach(r -> records.add(record(r)));
+        root.put("next_cursor", page.nextCursor());
+        return root;
+    }
+
+    static ObjectNode forget(ForgetLog.Status s) {
+        ObjectNode o = JSON.createObjectNode().put("forget_id", s.forgetId()).put("scope", s.scope())
+                .put("target", s.target()).put("requested_at", s.requestedAt().toString())
+                .put("status", s.completedAt() == null ? "pending" : "done");
+        if (s.completedAt() != null) {
+            o.put("completed_at", s.completedAt().toString()).put("records_removed", s.recordsRemoved());
+        }
+        return o;
+    }
+}

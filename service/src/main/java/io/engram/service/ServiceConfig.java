@@ -1,0 +1,76 @@
+package io.engram.service;
+
+import io.engram.client.PayloadValidator;
+import io.engram.store.MemoryIndexTemplate;
+import java.io.IOException;
+import java.io.Reader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * The memory service's settings (docs/operations.md, "The memory service"): the pipeline's connection keys
+ * from the same properties file, and its own {@code service.*} keys. Every key may be overridden by an
+ * environment variable named {@code ENGRAM_} + the key in upper case with {@code .} and {@code -} as {@code _}
+ * ({@code ENGRAM_POSTGRES_PASSWORD}): how a Kubernetes Secret or a compose file passes secrets.
+ *
+ * @param ratePerSecond  requests a key may make per second, sustained
+ * @param burst          requests a key may make at once
+ * @param maxBatch       records in one write request
+ */
+public record ServiceConfig(String host, int port, String kafkaBootstrap, String openSearchUrl, String index,
+                            String postgresUrl, String postgresUser, String postgresPassword,
+                            PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch) {
+
+    /** The settings of a properties file, with the environment's overrides. */
+    public static ServiceConfig load(Path file, Map<String, String> environment) throws IOException {
+        Properties properties = new Properties();
+        try (Reader in = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
+            properties.load(in);
+        }
+        return from(properties, environment);
+    }
+
+    public static ServiceConfig from(Properties properties, Map<String, String> environment) {
+        Settings p = new Settings(properties, environment);
+        return new ServiceConfig(
+                p.get("service.host", "0.0.0.0"),
+                Integer.parseInt(p.get("service.port", "8080")),
+                p.get("kafka.bootstrap", "127.0.0.1:9092"),
+                p.get("opensearch.url", "http://127.0.0.1:9200"),
+                p.get("opensearch.index", MemoryIndexTemplate.INDEX),
+                p.get("postgres.url", "jdbc:postgresql://127.0.0.1:5432/engram"),
+                p.get("postgres.user", "postgres"),
+                p.get("postgres.password", ""),
+                new PayloadValidator.Limits(
+                        Integer.parseInt(p.get("limits.text-bytes", String.valueOf(PayloadValidator.Limits.DEFAULT.maxTextBytes()))),
+                        Integer.parseInt(p.get("limits.document-bytes", String.valueOf(PayloadValidator.Limits.DEFAULT.maxDocumentBytes())))),
+                Double.parseDouble(p.get("service.rate-limit.per-second", "50")),
+                Integer.parseInt(p.get("service.rate-limit.burst", "100")),
+                Integer.parseInt(p.get("service.max-batch", "500")));
+    }
+
+    public ServiceConfig withListen(String newHost, int newPort) {
+        return new ServiceConfig(newHost, newPort, kafkaBootstrap, openSearchUrl, index, postgresUrl, postgresUser,
+                postgresPassword, limits, ratePerSecond, burst, maxBatch);
+    }
+
+    public ServiceConfig withRateLimit(double perSecond, int newBurst) {
+        return new ServiceConfig(host, port, kafkaBootstrap, openSearchUrl, index, postgresUrl, postgresUser,
+                postgresPassword, limits, perSecond, newBurst, maxBatch);
+    }
+
+    private record Settings(Properties properties, Map<String, String> environment) {
+        String get(String key, String fallback) {
+            String variable = "ENGRAM_" + key.toUpperCase(Locale.ROOT).replace('.', '_').replace('-', '_');
+            String value = environment.get(variable);
+            if (value == null) {
+                value = properties.getProperty(key, fallback);
+            }
+            return value.trim();
+        }
+    }
+}

@@ -1,0 +1,155 @@
+package io.engram.stack;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * An HTTP proxy in front of the real OpenSearch node that lets the first {@code passFirst} bulk requests
+ * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
+ * cluster does), then forwards everything again. Every other request is forwarded untouched. With
+ * {@link #failingBulk} one bulk request is instead answered as if OpenSearch refused every document in it for
+ * good, which fails the writing task.
+ */
+public final class OutageProxy implements AutoCloseable {
+
+    private final HttpServer server;
+    private final HttpClient upstream = HttpClient.newHttpClient();
+    private final AtomicInteger bulks = new AtomicInteger();
+    private final AtomicInteger refused = new AtomicInteger();
+    private final AtomicInteger forwardedBulks = new AtomicInteger();
+    private final AtomicInteger failed = new AtomicInteger();
+    private volatile int failingBulk;
+    private volatile int everyBulkStatus;
+
+    /** Answers the {@code n}-th bulk request with a permanent refusal of all its documents. */
+    public OutageProxy failingBulk(int n) {
+        failingBulk = n;
+        return this;
+    }
+
+    /** Answers every bulk request with a whole-request error of this HTTP status (401: a wrong password, …). */
+    public OutageProxy answerEveryBulkWith(int status) {
+        everyBulkStatus = status;
+        return this;
+    }
+
+    public OutageProxy(String upstreamUrl, int passFirst, int refuse) {
+        try {
+            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 16);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/", exchange -> {
+            try (exchange) {
+                boolean bulk = exchange.getRequestURI().getPath().endsWith("/_bulk");
+                int n = bulk ? bulks.incrementAndGet() : 0;
+                if (bulk && everyBulkStatus != 0) {
+                    respond(exchange, everyBulkStatus, "{\"error\":{\"type\":\"security_exception\","
+                            + "\"reason\":\"answered by the outage proxy\"},\"status\":" + everyBulkStatus + "}");
+                    return;
+                }
+                if (bulk && n > passFirst && n <= passFirst + refuse) {
+                    int status = refused.incrementAndGet() % 2 == 1 ? 429 : 503;
+                    respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
+                            + "\"reason\":\"refused by the outage proxy\"},\"status\":" + status + "}");
+                    return;
+                }
+                if (bulk && n == failingBulk) {
+                    failed.incrementAndGet();
+                    respond(exchange, 200, permanentRefusal(exchange.getRequestBody().readAllBytes()));
+                    return;
+                }
+                if (bulk) {
+                    forwardedBulks.incrementAndGet();
+                }
+                forward(upstreamUrl, exchange);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        });
+        server.start();
+    }
+
+    private void forward(String upstreamUrl, HttpExchange exchange) throws IOException, InterruptedException {
+        byte[] body = exchange.getRequestBody().readAllBytes();
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstreamUrl + exchange.getRequestURI()))
+                .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofByteArray(body));
+        String type = exchange.getRequestHeaders().getFirst("Content-Type");
+        if (type != null) {
+            request.header("Content-Type", type);
+        }
+        HttpResponse<byte[]> response = upstream.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        exchange.getResponseHeaders().set("Content-Type", response.headers().firstValue("Content-Type").orElse("application/json"));
+        exchange.sendResponseHeaders(response.statusCode(), response.body().length == 0 ? -1 : response.body().length);
+        if (response.body().length > 0) {
+            try (OutputStream out = exchange.getResponseBody()) {
+                out.write(response.body());
+            }
+        }
+    }
+
+    /** A bulk response in which every document was refused for good (as a mapping error would). */
+    private static String permanentRefusal(byte[] bulkBody) {
+        StringBuilder items = new StringBuilder();
+        for (String line : new String(bulkBody, StandardCharsets.UTF_8).split("\n")) {
+            int at = line.indexOf("\"_id\":\"");
+            if (line.startsWith("{\"index\"") || line.startsWith("{\"delete\"")) {
+                String id = line.substring(at + 7, line.indexOf('"', at + 7));
+                String op = line.startsWith("{\"index\"") ? "index" : "delete";
+                items.append(items.isEmpty() ? "" : ",").append("{\"").append(op).append("\":{\"_id\":\"").append(id)
+                        .append("\",\"status\":400,\"error\":{\"type\":\"mapper_parsing_exception\",")
+                        .append("\"reason\":\"refused by the outage proxy\"}}}");
+            }
+        }
+        return "{\"took\":1,\"errors\":true,\"items\":[" + items + "]}";
+    }
+
+    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+
+    public String url() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    /** Bulk requests refused so far. */
+    public int refused() {
+        return refused.get();
+    }
+
+    /** Bulk requests received, whatever their answer. */
+    public int bulks() {
+        return bulks.get();
+    }
+
+    /** Bulk requests answered with a permanent refusal. */
+    public int failed() {
+        return failed.get();
+    }
+
+    /** Bulk requests that reached OpenSearch. */
+    public int forwardedBulks() {
+        return forwardedBulks.get();
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}

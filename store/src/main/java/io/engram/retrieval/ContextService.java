@@ -1,0 +1,198 @@
+package io.engram.retrieval;
+
+import io.engram.model.partition.TierBudget;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.AssembledContext.Excluded;
+import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.ContextAssembler;
+import io.engram.model.retrieval.ContextItem;
+import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.NeighbourTurns;
+import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.store.MemoryStore;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * "Assemble the context for tenant T, session S, query Q within B tokens": the tenant's hard and soft rules,
+ * the session's recent raw tail, and the best memories, through {@link ContextAssembler}. The same code serves
+ * {@code POST /v1/context}, {@code ./engram recall} and the LoCoMo evaluation.
+ */
+public final class ContextService {
+
+    /** Every memory type: what {@code POST /v1/search} looks in by default. */
+    public static final Set<RecordType> MEMORY_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
+            RecordType.KNOWLEDGE, RecordType.SUMMARY, RecordType.TURN);
+    /**
+     * The memory types that compete for a context's budget after rules and tail. Not summaries: compaction's
+     * summaries are extractive, so every sentence of one is also a turn in the store (turns are kept), and a
+     * summary in a context spends its budget saying again what the turns say (docs/benchmarks.md measures it).
+     */
+    public static final Set<RecordType> CONTEXT_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
+            RecordType.KNOWLEDGE, RecordType.TURN);
+    private static final int MAX_RULES = 10_000;
+    private static final int TAIL_WINDOW = 256;
+
+    /** One request. */
+    public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
+    }
+
+    /**
+     * How contexts are assembled (docs/contracts.md §E.3–§E.4; docs/benchmarks.md has the measured effect of each).
+     *
+     * @param alpha2               α2, the soft-rule share of the budget
+     * @param tail                 the recent raw tail of the asking session
+     * @param memoryTypes          the record types retrieved to compete for the budget
+     * @param candidates           how many memories are retrieved to compete for it
+     * @param neighbours           the turns a retrieved turn brings with it, and their scores
+     * @param duplicateContainment from which a memory counts as already said ({@link ContextAssembler})
+     * @param floor                which retrieved memories are related to the query at all
+     */
+    public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
+                          NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor) {
+
+        public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
+                CONTEXT_TYPES, 50, new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9));
+
+        public Options {
+            memoryTypes = Set.copyOf(memoryTypes);
+            if (candidates < 1) {
+                throw new IllegalArgumentException("candidates must be positive: " + candidates);
+            }
+        }
+
+        public Options withMemoryTypes(Set<RecordType> types) {
+            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor);
+        }
+
+        public Options withCandidates(int n) {
+            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor);
+        }
+
+        /** Without neighbouring turns. */
+        public Options withoutNeighbours() {
+            return new Options(alpha2, tail, memoryTypes, candidates, NeighbourTurns.NONE, duplicateContainment, floor);
+        }
+
+        /** With near-duplicates kept. */
+        public Options keepingDuplicates() {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor);
+        }
+
+        public Options withFloor(RelevanceFloor other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other);
+        }
+    }
+
+    private final MemoryStore store;
+    private final HybridRetriever retriever;
+    private final ContextAssembler assembler;
+    private final Options options;
+
+    public ContextService(MemoryStore store, HybridRetriever retriever, Options options) {
+        this.store = store;
+        this.retriever = retriever;
+        this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment());
+        this.options = options;
+    }
+
+    public AssembledContext assemble(Request request, Instant now) {
+        List<ContextItem> hard = rules(request.tenantId(), 1);
+        List<ContextItem> soft = rules(request.tenantId(), 2);
+        List<ContextItem> recent = request.sessionId() == null ? List.of() : recentTail(request);
+        Map<String, ContextItem> candidates = new LinkedHashMap<>();
+        List<Excluded> unrelated = new ArrayList<>();
+        if (request.query() != null && !request.query().isBlank()) {
+            List<HybridRetriever.Result> hits = retriever.search(new HybridRetriever.Query(request.tenantId(),
+                    request.query(), request.sessionId(), request.userId(), options.memoryTypes(), options.candidates(), now));
+            double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
+            List<HybridRetriever.Result> related = new ArrayList<>();
+            for (HybridRetriever.Result r : hits) {
+                if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
+                    related.add(r);
+                    candidates.put(r.record().id(), ContextItem.of(r.record(), r.score()));
+                } else {
+                    unrelated.add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
+                            "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
+                            r.cosine(), options.floor().minimumCosine(bestCosine))));
+                }
+            }
+            if (options.neighbours().radius() > 0) {
+                addNeighbours(request.tenantId(), related, candidates);
+            }
+        }
+        AssembledContext context = assembler.assemble(request.budgetTokens(), hard, recent, soft,
+                new ArrayList<>(candidates.values()));
+        if (unrelated.isEmpty()) {
+            return context;
+        }
+        List<Excluded> excluded = new ArrayList<>(context.excluded());
+        excluded.addAll(unrelated);
+        return new AssembledContext(context.included(), excluded, context.tokensUsed(), context.budget(),
+                context.degraded(), context.degradedReasons());
+    }
+
+    /** The turns around each retrieved turn join the candidates, scored by {@link NeighbourTurns}. */
+    private void addNeighbours(String tenantId, List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
+        Map<String, Map<Integer, Double>> hitScores = new HashMap<>(); // session -> position -> score
+        for (HybridRetriever.Result r : hits) {
+            if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
+                hitScores.computeIfAbsent(r.record().sessionId(), s -> new HashMap<>())
+                        .merge(r.record().position(), r.score(), Math::max);
+            }
+        }
+        if (hitScores.isEmpty()) {
+            return;
+        }
+        Map<String, Set<Integer>> positions = new HashMap<>();
+        hitScores.forEach((session, scores) -> positions.put(session, scores.keySet()));
+        for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbours().radius())) {
+            double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
+            ContextItem existing = candidates.get(turn.id());
+            if (score > 0 && (existing == null || existing.score() < score)) {
+                candidates.put(turn.id(), ContextItem.of(turn, score));
+            }
+        }
+    }
+
+    private List<ContextItem> rules(String tenantId, int tier) {
+        List<MemoryRecord> records = new ArrayList<>(store.find(tenantId, Map.of("tier", tier),
+                Set.of(RecordType.INVARIANT), MAX_RULES, null, true));
+        records.sort(Comparator.comparing((MemoryRecord r) -> r.agentId() == null ? "" : r.agentId())
+                .thenComparing(r -> r.docPath() == null ? "" : r.docPath())
+                .thenComparing(r -> r.position() == null ? 0 : r.position()));
+        return records.stream().map(r -> ContextItem.of(r, 0)).toList();
+    }
+
+    private List<ContextItem> recentTail(Request request) {
+        List<MemoryRecord> newestFirst = store.find(request.tenantId(), Map.of("session_id", request.sessionId()),
+                Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
+        List<TailTurn> turns = new ArrayList<>();
+        for (int i = newestFirst.size() - 1; i >= 0; i--) {
+            turns.add(new TailTurn(newestFirst.get(i)));
+        }
+        int start = options.tail().start(turns, t -> t.record().tokens());
+        return turns.subList(start, turns.size()).stream().map(t -> ContextItem.of(t.record(), 0)).toList();
+    }
+
+    private record TailTurn(MemoryRecord record) implements ContinuityTail.Turn {
+        @Override
+        public boolean isUser() {
+            return "user".equals(record.role());
+        }
+
+        @Override
+        public boolean isAssistant() {
+            return "assistant".equals(record.role());
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.engram.retrieval;
+
+import io.engram.model.embed.Embedder;
+import io.engram.model.embed.Vectors;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.MemoryScore;
+import io.engram.model.retrieval.RankFusion;
+import io.engram.model.retrieval.RecordType;
+import io.engram.store.MemoryStore;
+import io.engram.store.MemoryStore.ScoredRecord;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Hybrid retrieval for one tenant: BM25 and filtered k-NN candidates from OpenSearch, fused by reciprocal rank
+ * fusion, then re-scored by {@link MemoryScore} (similarity, recency by
+ * scope, scope weight, summary quality). The formulas live in shared-model; this class only fetches.
+ */
+public final class HybridRetriever {
+
+    /**
+     * What orders the final list: the fused score alone, or the fused score (scaled to [0, 1] by the best
+     * candidate's) times the brief's re-scoring, so recency, scope and summary quality reorder candidates
+     * without discarding what BM25 found.
+     */
+    public enum Ranking { FUSED, RESCORED }
+
+    /**
+     * @param candidateDepth how many candidates each retriever returns
+     * @param rrfK           the constant of the reciprocal rank fusion of the two lists
+     * @param ranking        fused or re-scored order
+     * @param score          the re-scoring weights
+     */
+    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score) {
+        public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
+                MemoryScore.DEFAULT);
+
+        /** These options ordered by {@code other} instead. */
+        public Options withRanking(Ranking other) {
+            return new Options(candidateDepth, rrfK, other, score);
+        }
+    }
+
+    /** A search for one tenant. */
+    public record Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
+                        Instant now) {
+    }
+
+    /**
+     * One result with how it was found.
+     *
+     * @param lexicalRank 1-based BM25 rank, or null if BM25 did not return it
+     * @param vectorRank  1-based k-NN rank, or null
+     */
+    public record Result(MemoryRecord record, double score, double cosine, double fused, Integer lexicalRank,
+                         Integer vectorRank) {
+    }
+
+    private final MemoryStore store;
+    private final Embedder embedder;
+    private final Options options;
+
+    public HybridRetriever(MemoryStore store, Embedder embedder, Options options) {
+        this.store = store;
+        this.embedder = embedder;
+        this.options = options;
+    }
+
+    public List<Result> search(Query query) {
+        float[] vector = embedder.embedQuery(query.text()).vector();
+        int depth = Math.max(query.k(), options.candidateDepth());
+        List<ScoredRecord> lexical = store.bm25(query.tenantId(), query.text(), depth, query.types());
+        List<ScoredRecord> semantic = store.knn(query.tenantId(), vector, depth, query.types());
+
+        Map<String, MemoryRecord> records = new LinkedHashMap<>();
+        Map<String, Integer> lexicalRank = new HashMap<>();
+        Map<String, Integer> vectorRank = new HashMap<>();
+        for (int i = 0; i < lexical.size(); i++) {
+            MemoryRecord r = lexical.get(i).record();
+            records.putIfAbsent(r.id(), r);
+            lexicalRank.put(r.id(), i + 1);
+        }
+        for (int i = 0; i < semantic.size(); i++) {
+            MemoryRecord r = semantic.get(i).record();
+            records.putIfAbsent(r.id(), r);
+            vectorRank.put(r.id(), i + 1);
+        }
+        Map<String, Double> fused = RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
+                semantic.stream().map(s -> s.record().id()).toList()), options.rrfK());
+
+        double best = fused.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
+        List<Result> results = new ArrayList<>();
+        for (Map.Entry<String, Double> candidate : fused.entrySet()) {
+            MemoryRecord r = records.get(candidate.getKey());
+            double cosine = r.embedding() == null ? 0 : Vectors.dot(vector, r.embedding());
+            double age = Math.max(0, Duration.between(r.ts(), query.now()).toMillis() / 1000.0);
+            MemoryScore.Scope scope = MemoryScore.Scope.of(r.sessionId(), r.userId(), query.sessionId(), query.userId());
+            double score = options.score().score(cosine, age, scope,
+                    r.type() == RecordType.SUMMARY ? r.decayRate() : null);
+            double relevance = best > 0 ? candidate.getValue() / best : 0;
+            results.add(new Result(r, options.ranking() == Ranking.FUSED ? candidate.getValue() : relevance * score,
+                    cosine, candidate.getValue(), lexicalRank.get(r.id()), vectorRank.get(r.id())));
+        }
+        results.sort(Comparator.comparingDouble(Result::score).reversed());
+        return results.subList(0, Math.min(query.k(), results.size()));
+    }
+}

@@ -1,0 +1,125 @@
+package io.engram.store;
+
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.io.Serializable;
+import java.util.Collection;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The memory index as the job's operators and the read path use it. Every read and write names its tenant;
+ * there is no method without one. Operators receive a serializable {@link Factory} and open the store on the
+ * task manager, so what reaches them is a store, not an address (OpenSearchMemoryStore is the implementation).
+ */
+public interface MemoryStore extends AutoCloseable {
+
+    /** Opens a store where it runs: what an operator holds, and serializes with the job graph. */
+    interface Factory extends Serializable {
+        MemoryStore open();
+    }
+
+    /** What a hit carries besides the record. */
+    record ScoredRecord(MemoryRecord record, double score) {
+    }
+
+    /** A hit of {@link #bm25Candidates}: a record id, its source refs and its text; no vector. */
+    record RefHit(String id, List<String> sourceRefs, String text) {
+    }
+
+    /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
+    record Page(List<MemoryRecord> records, String nextCursor) {
+    }
+
+    /** How many of a tenant's records there are, and how many contain each term (BM25's N and df). */
+    record TermCounts(long documents, Map<String, Long> documentFrequency) {
+    }
+
+    /**
+     * Installs the index template for vectors of {@code dimension} and creates the index when absent, recording
+     * which embedding model made its vectors; refuses an existing index whose vectors another model made (one
+     * index never mixes models: their vectors are not comparable).
+     */
+    void ensureIndex(String embeddingModel, int dimension);
+
+    /**
+     * The embedding model whose vectors the index holds, so the read side embeds queries with the same one;
+     * {@link MemoryIndexTemplate#UNRECORDED_MODEL} for an index created before the model was recorded.
+     */
+    String embeddingModel();
+
+    /**
+     * Indexes the records (insert or overwrite by id). Retries, with backoff, the whole request on connection
+     * loss and on 429/502/503/504, and the items OpenSearch answered so for; a request refused otherwise (401,
+     * 400, …), items refused for good (a mapping error) and items still failing after the retry bound end in a
+     * {@link StoreWriteException}. Anything else thrown is a bug and propagates at once.
+     */
+    void upsert(List<MemoryRecord> records);
+
+    /** Deletes records by id (a missing id is not an error). */
+    void delete(String tenantId, List<String> ids);
+
+    /**
+     * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
+     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted. Refreshes first, so chunks
+     * written just before are deleted too.
+     */
+    long deleteOlderDocumentVersions(String tenantId, String agentId, String docPath, long keepVersion);
+
+    /**
+     * Deletes what a forget covers now (docs/contracts.md, "Forgetting"): a record and everything whose
+     * {@code source_refs} name it; a session's records, summaries included; a user's records and every record of
+     * that user's sessions. Idempotent: a replay deletes nothing more. Returns how many records it deleted.
+     */
+    long forget(String tenantId, ForgetScope scope, String target);
+
+    /** A record of the tenant by id, without its vector; empty when absent or of another tenant. */
+    Optional<MemoryRecord> get(String tenantId, String id);
+
+    /**
+     * A tenant's records matching every term (field → value), newest first, {@code limit} per page, without
+     * vectors; {@code cursor} is the previous page's {@link Page#nextCursor()}, or null for the first.
+     */
+    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+
+    /** Makes every write so far searchable (tests, the demo, cycle closing). */
+    void refresh();
+
+    /**
+     * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's
+     * records only, optionally of some types.
+     */
+    List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types);
+
+    /**
+     * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
+     * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
+     * search, without their vectors.
+     */
+    List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
+
+    /**
+     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with its
+     * top {@code size} hits (ids, source refs and texts, no vectors): the candidates canary scoring re-ranks
+     * with the tenant's own statistics.
+     */
+    List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types);
+
+    /** {@link TermCounts} over the tenant's records of {@code types}: one search, one {@code filters} bucket per term. */
+    TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types);
+
+    /** k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return. */
+    List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types);
+
+    /** Records of the tenant matching exact field values, sorted by {@code sortField} (ascending or not). */
+    List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size, String sortField, boolean ascending);
+
+    /** How many records the tenant has (of the given types; all when empty). */
+    long count(String tenantId, Set<RecordType> types);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,44 @@
+package io.engram.store;
+
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.HexFormat;
+
+/**
+ * Deterministic OpenSearch ids, so a replay overwrites instead of duplicating. Every id is scoped to its tenant:
+ * ids share one index, and two tenants' memories with the same name must not overwrite each other. Summary ids
+ * ({@code sum-…}, {@link io.engram.model.compaction.SummaryId}) already hash the tenant in.
+ */
+public final class RecordIds {
+
+    private RecordIds() {
+    }
+
+    public static String memory(String tenantId, String memoryId) {
+        return tenantId + "/" + memoryId;
+    }
+
+    public static String turn(String tenantId, String sessionId, String turnId) {
+        return tenantId + "/" + sessionId + "/" + turnId;
+    }
+
+    /** A document chunk: {@code doc-} + 32 hex of sha256(tenant ‖ 0 ‖ agent ‖ 0 ‖ path ‖ 0 ‖ version ‖ 0 ‖ index). */
+    public static String chunk(String tenantId, String agentId, String path, long version, int index) {
+        String key = tenantId + '\0' + agentId + '\0' + path + '\0' + version + '\0' + index;
+        try {
+            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+            return "doc-" + HexFormat.of().formatHex(digest).substring(0, 32);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /**
+     * The record id a source ref names: gateways name their memories by {@code memory_id}, our summaries name
+     * summaries by id; both resolve to the id in the index.
+     */
+    public static String resolveRef(String tenantId, String ref) {
+        return ref.startsWith("sum-") || ref.startsWith(tenantId + "/") ? ref : memory(tenantId, ref);
+    }
+}

@@ -1,0 +1,128 @@
+package io.engram.retrieval;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.model.embed.EmbeddingModel;
+import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.ContextAssembler;
+import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.NeighbourTurns;
+import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.stack.EmbeddedOpenSearch;
+import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.Records;
+import io.engram.store.RetryPolicy;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedServicesExtension.class)
+class ContextServiceTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-02T10:00:00Z");
+    private static final List<String> TEXTS = List.of(
+            "The deploy key lives in the vault.", "Lunch is at noon on Fridays.", "The cat is called Miso.",
+            "Caroline went hiking last weekend.", "Melanie painted a lake sunrise.", "The build uses Maven.",
+            "Support group meets on Thursday evenings.", "Tokens are counted with the model's tokenizer.",
+            "Canary queries are frozen per set.", "Summaries carry their provenance.");
+
+    private static OpenSearchMemoryStore store;
+    private static OnnxEmbedder embedder;
+    private static ContextService service;
+    private static HybridRetriever retriever;
+
+    @BeforeAll
+    static void index(EmbeddedOpenSearch openSearch) {
+        embedder = EmbeddingModel.ALL_MINILM_L6_V2.open();
+        store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-context-test", RetryPolicy.DEFAULT);
+        store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), embedder.dimension());
+        var vectors = embedder.embedDocuments(TEXTS);
+        List<MemoryRecord> records = new ArrayList<>();
+        // a session that alternates user / assistant for 40 turns of 20 tokens
+        for (int seq = 0; seq < 40; seq++) {
+            records.add(Records.turn("ctx", "s1", "ctx-turn-" + seq, seq % 2 == 0 ? "user" : "assistant", seq,
+                    "turn " + seq + " " + TEXTS.get(seq % TEXTS.size()), 20, vectors.get(seq % TEXTS.size()).vector()));
+        }
+        records.add(Records.chunk("ctx", "ctx-hard-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always answer in JSON", vectors.get(0).vector()));
+        records.add(Records.chunk("ctx", "ctx-hard-1", RecordType.INVARIANT, 1, "AGENTS.md", 1, 2, "- Never log secrets", vectors.get(1).vector()));
+        records.add(Records.chunk("ctx", "ctx-soft-0", RecordType.INVARIANT, 2, "AGENTS.md", 1, 1, "You should be brief.", vectors.get(2).vector()));
+        records.add(Records.chunk("ctx", "ctx-soft-1", RecordType.INVARIANT, 2, "AGENTS.md", 1, 3, "Prefer lists over prose.", vectors.get(3).vector()));
+        records.add(Records.memory("ctx", "ctx-mem-vault", "The deploy key lives in the vault.", vectors.get(0).vector()));
+        // tenants with the same texts: isolation must hold whatever the overlap
+        for (int t = 0; t < 12; t++) {
+            String tenant = "iso-" + t;
+            for (int i = 0; i < TEXTS.size(); i++) {
+                records.add(Records.memory(tenant, tenant + "-m" + i, TEXTS.get(i), vectors.get(i).vector()));
+                records.add(Records.turn(tenant, "shared-session", tenant + "-t" + i, i % 2 == 0 ? "user" : "assistant", i,
+                        TEXTS.get(i), 9, vectors.get(i).vector()));
+            }
+            records.add(Records.chunk(tenant, tenant + "-rule", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0,
+                    "- Rule of " + tenant, vectors.get(0).vector()));
+        }
+        store.upsert(records);
+        store.refresh();
+        retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
+        service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
+                ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE));
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+        embedder.close();
+    }
+
+    private static List<String> ids(AssembledContext c, Section section) {
+        return c.included().stream().filter(i -> i.section() == section).map(i -> i.item().id()).toList();
+    }
+
+    @Test
+    void anAlternatingSessionKeepsItsTailAtTheTargetAndTheRestFollowsTheTiers() {
+        AssembledContext c = service.assemble(new ContextService.Request("ctx", "s1", "user-1", "where is the deploy key?", 400), NOW);
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("ctx-hard-0", "ctx-hard-1");
+        // 128-token target / 20 tokens a turn: the last 6 turns, starting on a user turn; not the whole session
+        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("ctx-turn-34", "ctx-turn-35", "ctx-turn-36",
+                "ctx-turn-37", "ctx-turn-38", "ctx-turn-39");
+        assertThat(ids(c, Section.SOFT_RULES)).containsExactly("ctx-soft-0", "ctx-soft-1");
+        assertThat(ids(c, Section.MEMORIES)).contains("ctx-mem-vault");
+        assertThat(ids(c, Section.MEMORIES)).doesNotContain("ctx-turn-39");
+        assertThat(c.tokensUsed()).isLessThanOrEqualTo(400);
+        assertThat(c.degraded()).isFalse();
+    }
+
+    @Test
+    void aBudgetSmallerThanTheHardRulesIsDegradedAndSaysSo() {
+        AssembledContext c = service.assemble(new ContextService.Request("ctx", "s1", null, "vault", 10), NOW);
+        assertThat(c.degraded()).isTrue();
+        assertThat(c.degradedReasons().get(0)).contains("over the budget of 10");
+        assertThat(ids(c, Section.MEMORIES)).isEmpty();
+        assertThat(c.excluded()).isNotEmpty();
+    }
+
+    @Test
+    void noQueryPathReturnsAnotherTenantsRecords() {
+        Random random = new Random(42);
+        for (int round = 0; round < 60; round++) {
+            String tenant = "iso-" + random.nextInt(12);
+            String query = TEXTS.get(random.nextInt(TEXTS.size())).replace(".", "");
+            for (HybridRetriever.Result r : retriever.search(new HybridRetriever.Query(tenant, query, "shared-session",
+                    "user-1", ContextService.MEMORY_TYPES, 20, NOW))) {
+                assertThat(r.record().tenantId()).isEqualTo(tenant);
+                assertThat(r.record().id()).startsWith(tenant + "-");
+            }
+            AssembledContext c = service.assemble(new ContextService.Request(tenant, "shared-session", "user-1", query, 2000), NOW);
+            assertThat(c.included()).isNotEmpty().allSatisfy(i -> assertThat(i.item().id()).startsWith(tenant + "-"));
+            assertThat(c.excluded()).allSatisfy(e -> assertThat(e.item().id()).startsWith(tenant + "-"));
+        }
+    }
+}

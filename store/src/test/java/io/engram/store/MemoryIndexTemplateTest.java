@@ -1,0 +1,55 @@
+package io.engram.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class MemoryIndexTemplateTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Test
+    void everyKnnVectorFieldNamesTheLuceneEngineWithCosine() {
+        JsonNode mappings = MemoryIndexTemplate.body(384).at("/template/mappings");
+        List<JsonNode> vectors = new ArrayList<>();
+        for (Map.Entry<String, JsonNode> field : mappings.path("properties").properties()) {
+            if ("knn_vector".equals(field.getValue().path("type").asText())) {
+                vectors.add(field.getValue());
+            }
+        }
+        assertThat(vectors).hasSize(1);
+        for (JsonNode vector : vectors) {
+            assertThat(vector.at("/method/engine").asText()).isEqualTo("lucene");
+            assertThat(vector.at("/method/space_type").asText()).isEqualTo("cosinesimil");
+            assertThat(vector.at("/method/name").asText()).isEqualTo("hnsw");
+        }
+    }
+
+    @Test
+    void dimensionFollowsTheModelAndRoutingIsRequired() {
+        JsonNode body = MemoryIndexTemplate.body(768);
+        assertThat(body.at("/template/mappings/properties/embedding/dimension").asInt()).isEqualTo(768);
+        assertThat(body.at("/template/mappings/_routing/required").asBoolean()).isTrue();
+        assertThat(body.at("/template/mappings/properties/tenant_id/type").asText()).isEqualTo("keyword");
+        assertThat(body.at("/template/settings/index/number_of_replicas").asInt()).isZero();
+        assertThatThrownBy(() -> MemoryIndexTemplate.body(0)).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aMappingWithoutTheLuceneEngineIsRefused() throws Exception {
+        JsonNode faiss = JSON.readTree("""
+                {"properties": {"v": {"type": "knn_vector", "dimension": 3,
+                   "method": {"name": "hnsw", "engine": "faiss"}},
+                 "nested": {"properties": {"w": {"type": "knn_vector", "dimension": 3}}}}}
+                """);
+        assertThatThrownBy(() -> MemoryIndexTemplate.requireLuceneEngine(faiss))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("[v, nested.w]");
+    }
+}

@@ -1,0 +1,197 @@
+package io.engram.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.stack.EmbeddedOpenSearch;
+import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.stack.OutageProxy;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+@ExtendWith(EmbeddedServicesExtension.class)
+class OpenSearchMemoryStoreTest {
+
+    private static OpenSearchMemoryStore store;
+
+    @BeforeAll
+    static void connect(EmbeddedOpenSearch openSearch) {
+        store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-store-test", RetryPolicy.DEFAULT);
+        store.ensureIndex("test-vectors", 3);
+    }
+
+    @AfterAll
+    static void close() {
+        store.close();
+    }
+
+    @Test
+    void rewritingTheSameRecordsKeepsCountAndContent() {
+        List<MemoryRecord> records = List.of(
+                Records.memory("idem", "idem-1", "the deploy key lives in the vault", new float[] {1, 0, 0}),
+                Records.memory("idem", "idem-2", "lunch is at noon", new float[] {0, 1, 0}),
+                Records.memory("idem", "idem-3", "the cat is called Miso", new float[] {0, 0, 1}));
+        store.upsert(records);
+        store.refresh();
+        List<MemoryRecord> first = store.find("idem", Map.of(), Set.of(), 10, "position", true);
+        store.upsert(records);
+        store.upsert(records);
+        store.refresh();
+        assertThat(store.count("idem", Set.of())).isEqualTo(3);
+        List<MemoryRecord> again = store.find("idem", Map.of(), Set.of(), 10, "position", true);
+        assertThat(again).containsExactlyInAnyOrderElementsOf(first).containsExactlyInAnyOrderElementsOf(records);
+    }
+
+    @Test
+    void aNewDocumentVersionReplacesTheOldChunks() {
+        store.upsert(List.of(
+                Records.chunk("ver", "ver-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs", new float[] {1, 0, 0}),
+                Records.chunk("ver", "ver-v1-1", RecordType.LORE, 0, "AGENTS.md", 1, 1, "We like tabs", new float[] {0, 1, 0}),
+                Records.chunk("ver", "other-doc", RecordType.LORE, 0, "SOUL.md", 1, 0, "Soul lore", new float[] {0, 0, 1})));
+        store.refresh();
+        store.upsert(List.of(
+                Records.chunk("ver", "ver-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0, "- Always use spaces", new float[] {1, 0, 0})));
+        long deleted = store.deleteOlderDocumentVersions("ver", "agent-1", "AGENTS.md", 2);
+        store.refresh();
+        assertThat(deleted).isEqualTo(2);
+        assertThat(store.find("ver", Map.of(), Set.of(), 10, "position", true))
+                .extracting(MemoryRecord::id).containsExactlyInAnyOrder("ver-v2-0", "other-doc");
+    }
+
+    @Test
+    void queriesAreScopedToTheirTenant() {
+        store.upsert(List.of(
+                Records.memory("alpha", "alpha-1", "shared words about the vault", new float[] {1, 0, 0}),
+                Records.memory("beta", "beta-1", "shared words about the vault", new float[] {1, 0, 0})));
+        store.refresh();
+        assertThat(store.bm25("alpha", "vault", 10, Set.of())).extracting(s -> s.record().id()).containsExactly("alpha-1");
+        assertThat(store.knn("beta", new float[] {1, 0, 0}, 10, Set.of())).extracting(s -> s.record().id())
+                .containsExactly("beta-1");
+        assertThatThrownBy(() -> store.bm25("", "vault", 10, Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aDocumentTheMappingRefusesIsAClearFailureNotADrop() {
+        MemoryRecord wrongDimension = Records.memory("bad", "bad-1", "four dimensions", new float[] {1, 0, 0, 0});
+        MemoryRecord fine = Records.memory("bad", "bad-2", "three dimensions", new float[] {0, 1, 0});
+        assertThatThrownBy(() -> store.upsert(List.of(wrongDimension, fine)))
+                .isInstanceOf(StoreWriteException.class)
+                .satisfies(e -> assertThat(((StoreWriteException) e).failures())
+                        .singleElement().satisfies(f -> {
+                            assertThat(f.id()).isEqualTo("bad-1");
+                            assertThat(f.status()).isEqualTo(400);
+                        }));
+        store.refresh();
+        assertThat(store.find("bad", Map.of(), Set.of(), 10, null, true)).extracting(MemoryRecord::id).containsExactly("bad-2");
+    }
+
+    @Test
+    void anUnreachableNodeIsRetriedThenFailsWithACount() {
+        try (OpenSearchMemoryStore nowhere = new OpenSearchMemoryStore("http://127.0.0.1:1", "engram-memories-x",
+                new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(20)))) {
+            assertThatThrownBy(() -> nowhere.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class)
+                    .hasMessageContaining("1 documents not written after 3 attempts");
+        }
+    }
+
+    @Test
+    void aRequestRefusedForGoodIsNotRetried(EmbeddedOpenSearch openSearch) {
+        RetryPolicy patient = new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(20));
+        try (OutageProxy proxy = new OutageProxy(openSearch.httpUrl(), 0, 0).answerEveryBulkWith(401);
+             OpenSearchMemoryStore refused = new OpenSearchMemoryStore(proxy.url(), "engram-memories-store-test", patient)) {
+            assertThatThrownBy(() -> refused.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class).hasMessageContaining("HTTP 401");
+            assertThat(proxy.bulks()).as("a refusal is not a transient failure").isEqualTo(1);
+        }
+    }
+
+    @Test
+    void aRequestAnOverloadedNodeRefusesIsRetriedToTheBound(EmbeddedOpenSearch openSearch) {
+        RetryPolicy patient = new RetryPolicy(5, Duration.ofMillis(10), Duration.ofMillis(20));
+        try (OutageProxy proxy = new OutageProxy(openSearch.httpUrl(), 0, 0).answerEveryBulkWith(503);
+             OpenSearchMemoryStore overloaded = new OpenSearchMemoryStore(proxy.url(), "engram-memories-store-test", patient)) {
+            assertThatThrownBy(() -> overloaded.upsert(List.of(Records.memory("t", "t-1", "x", new float[] {1, 0, 0}))))
+                    .isInstanceOf(StoreWriteException.class)
+                    .hasMessageContaining("1 documents not written after 5 attempts");
+            assertThat(proxy.bulks()).isEqualTo(5);
+        }
+    }
+
+    @Test
+    void turnsAroundAreTheTurnsWithinTheRadiusOfTheGivenPositionsInTheirSessions() {
+        List<MemoryRecord> turns = new ArrayList<>();
+        for (int seq = 0; seq < 10; seq++) {
+            for (String session : List.of("a", "b")) {
+                turns.add(Records.turn("around", session, "around/" + session + "/" + seq, "user", seq, "turn " + seq,
+                        2, new float[] {1, 0, 0}));
+            }
+        }
+        turns.add(Records.memory("around", "around-memory", "not a turn", new float[] {1, 0, 0}));
+        store.upsert(turns);
+        store.refresh();
+
+        List<MemoryRecord> found = store.turnsAround("around", Map.of("a", Set.of(0, 5), "b", Set.of(9)), 1);
+
+        assertThat(found).extracting(MemoryRecord::id).containsExactlyInAnyOrder(
+                "around/a/0", "around/a/1", "around/a/4", "around/a/5", "around/a/6", "around/b/8", "around/b/9");
+        assertThat(found).allSatisfy(t -> assertThat(t.embedding()).isNull()); // the read path does not use them
+        assertThat(found).extracting(MemoryRecord::text).contains("turn 5");
+        assertThat(store.turnsAround("around", Map.of(), 1)).isEmpty();
+        assertThat(store.turnsAround("other-tenant", Map.of("a", Set.of(0)), 1)).isEmpty();
+    }
+
+    @Test
+    void anIndexKeepsTheModelThatMadeItsVectorsAndRefusesAnother(EmbeddedOpenSearch openSearch) {
+        try (OpenSearchMemoryStore other = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-model-test",
+                RetryPolicy.DEFAULT)) {
+            assertThatThrownBy(other::embeddingModel).hasMessageContaining("does not exist");
+            other.ensureIndex("model-a", 3);
+            other.ensureIndex("model-a", 3); // again: the same model is fine
+            assertThat(other.embeddingModel()).isEqualTo("model-a");
+            assertThatThrownBy(() -> other.ensureIndex("model-b", 3)).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("holds vectors of embedding model model-a, not model-b");
+        }
+        assertThat(store.embeddingModel()).isEqualTo("test-vectors");
+    }
+
+    @Test
+    void anIndexFromBeforeEnglishTextGetsTheFieldAndItsRecordsReindexed(EmbeddedOpenSearch openSearch) throws Exception {
+        // outside the template's pattern, so the index has the old mapping: text without text.en
+        String legacy = openSearch.httpUrl() + "/legacy-memories";
+        send("PUT", legacy, "{\"mappings\":{\"properties\":{\"text\":{\"type\":\"text\"}}}}");
+        send("PUT", legacy + "/_doc/1?refresh=true", "{\"text\":\"She painted the sunsets\"}");
+
+        try (OpenSearchMemoryStore old = new OpenSearchMemoryStore(openSearch.httpUrl(), "legacy-memories",
+                RetryPolicy.DEFAULT)) {
+            old.ensureIndex(MemoryIndexTemplate.UNRECORDED_MODEL, 3);
+            assertThat(old.embeddingModel()).isEqualTo(MemoryIndexTemplate.UNRECORDED_MODEL);
+        }
+
+        assertThat(send("GET", legacy + "/_mapping", null)).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}");
+        // the store started the reindex in the background: the tasks API blocks until it is done
+        send("GET", openSearch.httpUrl() + "/_tasks?actions=*byquery&wait_for_completion=true&timeout=60s", null);
+        send("POST", legacy + "/_refresh", null);
+        assertThat(send("POST", legacy + "/_search", "{\"query\":{\"match\":{\"text.en\":\"paint sunset\"}}}"))
+                .contains("\"total\":{\"value\":1");
+    }
+
+    private static String send(String method, String url, String json) throws Exception {
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+        return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+}
