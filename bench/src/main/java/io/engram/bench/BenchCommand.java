@@ -6,6 +6,6 @@ import picocli.CommandLine.Command;
 @Command(name = "engram bench", mixinStandardHelpOptions = true,
         description = "Benchmarks, each side by side with the alternative, run apart from the tests.",
         subcommands = {BenchRetrievalCommand.class, BenchCompactionCommand.class, BenchCollapseCommand.class,
-                BenchPipelineCommand.class, BenchJmhCommand.class})
+                BenchPipelineCommand.class, BenchApiCommand.class, BenchJmhCommand.class})
 final class BenchCommand {
 }

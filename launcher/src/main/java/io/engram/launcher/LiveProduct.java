@@ -34,7 +34,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * runs, and what the service's tests and {@code bench api} run against. With a data directory the servers keep
  * their data there, the job keeps its checkpoints there and a restart resumes from the latest one.
  */
-final class LiveProduct implements AutoCloseable {
+public final class LiveProduct implements AutoCloseable {
 
     private final EmbeddedStack stack;
     private final JobClient job;
@@ -57,7 +57,7 @@ final class LiveProduct implements AutoCloseable {
      * Starts everything; {@code overrides} are pipeline settings on top of the embedded ones, {@code port} 0 picks
      * a free port.
      */
-    static LiveProduct start(Optional<Path> dataDir, int port, List<String> tenants, Properties overrides,
+    public static LiveProduct start(Optional<Path> dataDir, int port, List<String> tenants, Properties overrides,
                              Consumer<String> progress) throws Exception {
         EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
                 dataDir.map(d -> d.resolve("stack"))), (s, address) -> progress.accept(s.name().toLowerCase() + " ready at " + address));
@@ -120,25 +120,21 @@ final class LiveProduct implements AutoCloseable {
         }
     }
 
-    String apiUrl() {
+    public String apiUrl() {
         return "http://127.0.0.1:" + service.port();
     }
 
     /** The generated key of each tenant (shown once, kept only as digests by the service). */
-    Map<String, String> keys() {
+    public Map<String, String> keys() {
         return keyByTenant;
     }
 
-    EmbeddedStack stack() {
-        return stack;
-    }
-
     /** The pipeline's settings, the embedded servers' addresses among them. */
-    Properties pipeline() {
+    public Properties pipeline() {
         return pipeline;
     }
 
-    Optional<Path> restoredFrom() {
+    public Optional<Path> restoredFrom() {
         return restoredFrom;
     }
 

@@ -18,7 +18,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
  * cluster does), then forwards everything again. Every other request is forwarded untouched. With
  * {@link #failingBulk} one bulk request is instead answered as if OpenSearch refused every document in it for
- * good, which fails the writing task.
+ * good, which fails the writing task; with {@link #failingDeleteByQuery} one delete-by-query is carried out and
+ * then answered with an error, as when the connection drops after OpenSearch has deleted.
  */
 public final class OutageProxy implements AutoCloseable {
 
@@ -28,12 +29,25 @@ public final class OutageProxy implements AutoCloseable {
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger forwardedBulks = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
+    private final AtomicInteger deletesByQuery = new AtomicInteger();
     private volatile int failingBulk;
+    private volatile int failingDeleteByQuery;
+    private volatile String deleteMarker = "";
     private volatile int everyBulkStatus;
 
     /** Answers the {@code n}-th bulk request with a permanent refusal of all its documents. */
     public OutageProxy failingBulk(int n) {
         failingBulk = n;
+        return this;
+    }
+
+    /**
+     * Forwards the {@code n}-th delete-by-query whose body contains {@code marker}, then answers it with a 500 as
+     * if the answer was lost.
+     */
+    public OutageProxy failingDeleteByQuery(int n, String marker) {
+        failingDeleteByQuery = n;
+        deleteMarker = marker;
         return this;
     }
 
@@ -51,6 +65,7 @@ public final class OutageProxy implements AutoCloseable {
         }
         server.createContext("/", exchange -> {
             try (exchange) {
+                byte[] body = exchange.getRequestBody().readAllBytes();
                 boolean bulk = exchange.getRequestURI().getPath().endsWith("/_bulk");
                 int n = bulk ? bulks.incrementAndGet() : 0;
                 if (bulk && everyBulkStatus != 0) {
@@ -66,13 +81,22 @@ public final class OutageProxy implements AutoCloseable {
                 }
                 if (bulk && n == failingBulk) {
                     failed.incrementAndGet();
-                    respond(exchange, 200, permanentRefusal(exchange.getRequestBody().readAllBytes()));
+                    respond(exchange, 200, permanentRefusal(body));
                     return;
                 }
                 if (bulk) {
                     forwardedBulks.incrementAndGet();
                 }
-                forward(upstreamUrl, exchange);
+                if (exchange.getRequestURI().getPath().endsWith("/_delete_by_query")
+                        && new String(body, StandardCharsets.UTF_8).contains(deleteMarker)
+                        && deletesByQuery.incrementAndGet() == failingDeleteByQuery) {
+                    forward(upstreamUrl, exchange, body, false);
+                    failed.incrementAndGet();
+                    respond(exchange, 500, "{\"error\":{\"type\":\"node_disconnected_exception\","
+                            + "\"reason\":\"answer lost by the outage proxy\"},\"status\":500}");
+                    return;
+                }
+                forward(upstreamUrl, exchange, body, true);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -80,8 +104,8 @@ public final class OutageProxy implements AutoCloseable {
         server.start();
     }
 
-    private void forward(String upstreamUrl, HttpExchange exchange) throws IOException, InterruptedException {
-        byte[] body = exchange.getRequestBody().readAllBytes();
+    private void forward(String upstreamUrl, HttpExchange exchange, byte[] body, boolean answer)
+            throws IOException, InterruptedException {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstreamUrl + exchange.getRequestURI()))
                 .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
                         : HttpRequest.BodyPublishers.ofByteArray(body));
@@ -90,6 +114,9 @@ public final class OutageProxy implements AutoCloseable {
             request.header("Content-Type", type);
         }
         HttpResponse<byte[]> response = upstream.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        if (!answer) {
+            return;
+        }
         exchange.getResponseHeaders().set("Content-Type", response.headers().firstValue("Content-Type").orElse("application/json"));
         exchange.sendResponseHeaders(response.statusCode(), response.body().length == 0 ? -1 : response.body().length);
         if (response.body().length > 0) {
@@ -138,7 +165,7 @@ public final class OutageProxy implements AutoCloseable {
         return bulks.get();
     }
 
-    /** Bulk requests answered with a permanent refusal. */
+    /** Requests failed on purpose: bulk requests refused for good, delete-by-query answers lost. */
     public int failed() {
         return failed.get();
     }

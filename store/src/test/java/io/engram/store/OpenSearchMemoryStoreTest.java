@@ -3,6 +3,7 @@ package io.engram.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
@@ -152,6 +153,85 @@ class OpenSearchMemoryStoreTest {
         assertThat(found).extracting(MemoryRecord::text).contains("turn 5");
         assertThat(store.turnsAround("around", Map.of(), 1)).isEmpty();
         assertThat(store.turnsAround("other-tenant", Map.of("a", Set.of(0)), 1)).isEmpty();
+    }
+
+    private static MemoryRecord summary(String tenant, String session, String id, List<String> refs) {
+        return MemoryRecord.of(id, tenant, RecordType.SUMMARY, "a summary of " + refs, Records.T0)
+                .embedding(new float[] {0, 1, 0}).provenance(refs, 1).session(session).tokens(5).build();
+    }
+
+    private static List<String> ids(String tenant) {
+        store.refresh();
+        return store.find(tenant, Map.of(), Set.of(), 100, null, true).stream().map(MemoryRecord::id).sorted().toList();
+    }
+
+    @Test
+    void aForgetDeletesItsScopeAndWhatWasBuiltFromItAndNothingElse() {
+        String t = "forgetting";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (String session : List.of("s1", "s2")) {
+            for (int seq = 0; seq < 3; seq++) {
+                records.add(Records.turn(t, session, RecordIds.turn(t, session, "t" + seq), "user", seq, "turn " + seq,
+                        2, new float[] {1, 0, 0}));
+            }
+        }
+        // user-1 speaks in s1 and s2 (Records.turn); bob in s3, whose summary carries no user (older summaries)
+        records.add(MemoryRecord.of(RecordIds.turn(t, "s3", "t0"), t, RecordType.TURN, "bob here", Records.T0)
+                .embedding(new float[] {1, 0, 0}).session("s3").user("bob").position(0).tokens(2).build());
+        records.add(summary(t, "s1", "sum-s1", List.of("t0", "t1")));
+        records.add(summary(t, "s2", "sum-s2", List.of("t0")));
+        records.add(summary(t, "s3", "sum-s3", List.of("t0")));
+        records.add(Records.memory(t, RecordIds.memory(t, "m1"), "a gateway memory", new float[] {0, 0, 1}));
+        records.add(MemoryRecord.of(RecordIds.memory(t, "m2"), t, RecordType.LESSON, "a lesson from m1", Records.T0)
+                .embedding(new float[] {0, 0, 1}).provenance(List.of(RecordIds.memory(t, "m1")), 1).tokens(4).build());
+        records.add(Records.memory("forgetting-other", RecordIds.turn("forgetting-other", "s1", "t0"), "other tenant",
+                new float[] {1, 0, 0}));
+        store.upsert(records);
+        store.refresh();
+
+        // one turn: it and the summary of its session that names it; s2's summary names another session's t0
+        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.turn(t, "s1", "t1"))).isEqualTo(2);
+        assertThat(ids(t)).doesNotContain(RecordIds.turn(t, "s1", "t1"), "sum-s1").contains("sum-s2",
+                RecordIds.turn(t, "s1", "t0"));
+        // one gateway memory and the lesson built from it
+        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.memory(t, "m1"))).isEqualTo(2);
+        // a session: its turns and summaries
+        assertThat(store.forget(t, ForgetScope.SESSION, "s2")).isEqualTo(4);
+        // a user: their records and everything of their sessions; bob's session stays
+        assertThat(store.forget(t, ForgetScope.USER, "user-1")).isEqualTo(2);
+        assertThat(ids(t)).containsExactly(RecordIds.turn(t, "s3", "t0"), "sum-s3");
+        assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a summary without a user goes with its session")
+                .isEqualTo(2);
+        assertThat(ids(t)).isEmpty();
+        assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a replay deletes nothing more").isZero();
+        assertThat(ids("forgetting-other")).hasSize(1);
+    }
+
+    @Test
+    void aListingPagesThroughTheTenantsRecordsNewestFirst() {
+        String t = "listing";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            records.add(MemoryRecord.of(RecordIds.memory(t, "m" + i), t, i % 2 == 0 ? RecordType.MEMORY : RecordType.LESSON,
+                    "note " + i, Records.T0.plusSeconds(i)).embedding(new float[] {1, 0, 0}).tokens(2).build());
+        }
+        store.upsert(records);
+        store.refresh();
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            MemoryStore.Page page = store.list(t, Map.of(), Set.of(), 3, cursor);
+            assertThat(page.records()).hasSizeLessThanOrEqualTo(3).allSatisfy(r -> assertThat(r.embedding()).isNull());
+            page.records().forEach(r -> seen.add(r.id()));
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        assertThat(seen).containsExactly(RecordIds.memory(t, "m6"), RecordIds.memory(t, "m5"), RecordIds.memory(t, "m4"),
+                RecordIds.memory(t, "m3"), RecordIds.memory(t, "m2"), RecordIds.memory(t, "m1"), RecordIds.memory(t, "m0"));
+        assertThat(store.list(t, Map.of(), Set.of(RecordType.LESSON), 10, null).records()).hasSize(3);
+        assertThat(store.get(t, RecordIds.memory(t, "m3"))).hasValueSatisfying(r -> assertThat(r.text()).isEqualTo("note 3"));
+        assertThat(store.get("someone-else", RecordIds.memory(t, "m3"))).isEmpty();
+        assertThatThrownBy(() -> store.list(t, Map.of(), Set.of(), 3, "not-a-cursor"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid cursor");
     }
 
     @Test

@@ -42,7 +42,11 @@ public final class EndToEndInput {
     public static final String ACME = "e2e-acme";
     public static final String GLOBEX = "e2e-globex";
     public static final String INITECH = "e2e-initech";
-    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH);
+    /** Two users' short sessions (no compaction, no cycles), one user forgotten after both have spoken. */
+    public static final String HOOLI = "e2e-hooli";
+    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI);
+    /** When hooli's user "gone" asks to be forgotten. */
+    public static final Instant FORGOTTEN_AT = T0.plusSeconds(900);
     /** The real agent documents of data/agents-md, which the build passes in (pom.xml's surefire settings). */
     static final Path AGENT_DOCUMENTS = Path.of(Objects.requireNonNull(System.getProperty("engram.agent-documents"),
             "system property engram.agent-documents (set by the build) names data/agents-md"));
@@ -108,6 +112,14 @@ public final class EndToEndInput {
             valid.add(Payload.memory(INITECH, "mem-5", "lesson", "Back up the staging database before the Sunday restore",
                     List.of("mem-2"), 1, "c1", T0.plusSeconds(1200)));
             valid.add(Payload.memoryDeleted(INITECH, "mem-4", "memory", "c1", T0.plusSeconds(1230)));
+            // hooli: users "keep" and "gone" speak in sessions of their own; then "gone" is forgotten
+            for (int seq = 0; seq < 5; seq++) {
+                valid.add(Payload.turn(HOOLI, "h-keep", "keep", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
+                        turnText(HOOLI, seq), T0.plusSeconds(60L * seq + 7)));
+                valid.add(Payload.turn(HOOLI, "h-gone", "gone", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
+                        turnText(HOOLI, seq), T0.plusSeconds(60L * seq + 8)));
+            }
+            valid.add(Payload.forget(HOOLI, "forget-gone", "user", "gone", FORGOTTEN_AT));
 
             Map<String, MalformedCorpus.Bad> pendingBad = new HashMap<>();
             List<java.util.concurrent.Future<RecordMetadata>> badSends = new ArrayList<>();
@@ -118,6 +130,10 @@ public final class EndToEndInput {
                 ordered.add(new MalformedCorpus.Bad(Topics.DOCS, overflow.key(), overflow.bytes(),
                         io.engram.client.RejectReason.HARD_RULE_BUDGET_OVERFLOW, true));
             }
+            Payload everything = Payload.forget(HOOLI, "forget-all", "user", "keep", T0.plusSeconds(5));
+            everything.json().put("scope", "everything"); // not a scope: rejected, "keep" stays
+            ordered.add(new MalformedCorpus.Bad(Topics.FORGETS, everything.key(), everything.bytes(),
+                    io.engram.client.RejectReason.SCHEMA_VIOLATION, true));
             int b = 0;
             List<java.util.concurrent.Future<RecordMetadata>> validSends = new ArrayList<>();
             for (Payload p : valid) { // interleave: after every valid record, a few bad ones

@@ -131,7 +131,7 @@ abstract class EndToEndRuns {
                 Set<String> invariants = new HashSet<>();
                 Set<String> lore = new HashSet<>();
                 Set<String> lines1 = new HashSet<>();
-                for (Map.Entry<String, String> doc : input.liveDocuments.get(tenant).entrySet()) {
+                for (Map.Entry<String, String> doc : input.liveDocuments.getOrDefault(tenant, Map.of()).entrySet()) {
                     String[] agentPath = doc.getKey().split("/", 2);
                     long version = input.liveVersions.get(tenant + "/" + doc.getKey());
                     for (DocumentNode n : partitioner.partition(doc.getValue()).storedNodes()) {
@@ -153,6 +153,13 @@ abstract class EndToEndRuns {
         }
         assertThat(ids(plain.get(ACME), "turn")).isEqualTo(turnIds);
         assertThat(ids(plain.get(INITECH), "turn")).isEmpty();
+        // hooli's forgotten user left nothing; the other user's session is whole
+        Set<String> kept = new HashSet<>();
+        for (int seq = 0; seq < 5; seq++) {
+            kept.add(RecordIds.turn(EndToEndInput.HOOLI, "h-keep", "t" + seq));
+        }
+        assertThat(ids(plain.get(EndToEndInput.HOOLI), "turn")).isEqualTo(kept);
+        assertThat(plain.get(EndToEndInput.HOOLI)).hasSize(5);
         assertThat(ids(plain.get(INITECH), "memory")).containsExactlyInAnyOrder(
                 RecordIds.memory(INITECH, "mem-0"), RecordIds.memory(INITECH, "mem-2"));
         assertThat(ids(plain.get(INITECH), "knowledge")).containsExactlyInAnyOrder(
