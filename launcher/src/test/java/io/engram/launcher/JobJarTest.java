@@ -11,7 +11,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The shaded job jar is what a Flink cluster runs: Engram's code and connectors, no servers, no Flink, no native
- * code; the native-code dependencies come beside it in {@code native-lib/} for the cluster's {@code lib/}.
+ * code; the native-code dependencies come beside it in {@code native-lib/} for the cluster's {@code lib/}. The
+ * memory service's image is the other way round: its classpath holds no Flink.
  */
 class JobJarTest {
 
@@ -26,6 +27,8 @@ class JobJarTest {
             assertThat(names).anyMatch(n -> n.startsWith("org/apache/flink/connector/kafka/"));
             List<String> forbidden = List.of(
                     "io/engram/stack/",            // the embedded stack module
+                    "io/engram/service/",          // the memory service: a process of its own
+                    "com/sun/net/httpserver/",     // no HTTP server of any kind
                     "kafka/server/",               // the Kafka broker
                     "org/opensearch/node/",        // an OpenSearch node
                     "org/codelibs/opensearch/",    // the in-JVM OpenSearch runner
@@ -54,5 +57,19 @@ class JobJarTest {
         assertThat(natives).contains("ai/onnxruntime/native/linux-x64/libonnxruntime.so",
                 "native/lib/linux-x86_64/cpu/libtokenizers.so", "ai/djl/huggingface/tokenizers/HuggingFaceTokenizer.class");
         assertThat(Files.size(jar)).isLessThan(200L * 1024 * 1024);
+    }
+
+    @Test
+    void theMemoryServiceRunsWithoutFlink() throws Exception {
+        Path lib = Path.of(System.getProperty("engram.root"), "service", "target", "lib");
+        assertThat(lib).as("copied by the service module's package phase (mvn verify)").isDirectory();
+        List<String> jars;
+        try (var files = Files.list(lib)) {
+            jars = files.map(p -> p.getFileName().toString()).sorted().toList();
+        }
+        assertThat(jars).anyMatch(j -> j.startsWith("engram-store-")).anyMatch(j -> j.startsWith("kafka-clients-"))
+                .anyMatch(j -> j.startsWith("opensearch-java-")).anyMatch(j -> j.startsWith("postgresql-"));
+        assertThat(jars).as("the service's runtime classpath").noneMatch(j -> j.startsWith("flink-")
+                || j.startsWith("engram-jobs-") || j.startsWith("engram-stack-") || j.startsWith("engram-launcher-"));
     }
 }
