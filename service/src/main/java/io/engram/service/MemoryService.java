@@ -43,6 +43,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
@@ -66,6 +67,15 @@ public final class MemoryService implements AutoCloseable {
     static final int MAX_PAGE = 100;
     private static final long KAFKA_ACK_SECONDS = 15;
     private static final Logger LOG = LoggerFactory.getLogger(MemoryService.class);
+
+    static {
+        // The JDK server writes a response's headers and body separately; with Nagle's algorithm on, the body
+        // waits for the client's delayed ACK of the headers (~40 ms on Linux). Read once, when the first server
+        // starts; bench api measured the difference (docs/benchmarks.md).
+        if (System.getProperty("sun.net.httpserver.nodelay") == null) {
+            System.setProperty("sun.net.httpserver.nodelay", "true");
+        }
+    }
 
     /** An endpoint: its method and path template ({@code {name}} is one URL-encoded path segment). */
     public record Route(String method, String template) {
@@ -108,6 +118,11 @@ public final class MemoryService implements AutoCloseable {
     private final Clock clock;
     private final HttpServer server;
     private final ExecutorService workers;
+    /**
+     * Reads (search, context, listings) embed and rank on the CPU; at most this many run at once, so that under
+     * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads.
+     */
+    private final Semaphore reads = new Semaphore(2 * Runtime.getRuntime().availableProcessors());
 
     private MemoryService(ServiceConfig config, ApiKeys keys, Retrieval retrieval, Clock clock) throws IOException {
         this.config = config;
@@ -120,7 +135,7 @@ public final class MemoryService implements AutoCloseable {
         this.validator = new PayloadValidator(config.limits());
         this.rateLimiter = new RateLimiter(config.ratePerSecond(), config.burst(), System::nanoTime);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
-        this.workers = Executors.newFixedThreadPool(16);
+        this.workers = Executors.newFixedThreadPool(64);
         server.setExecutor(workers);
         server.createContext("/", this::handle);
         server.start();
@@ -201,7 +216,11 @@ public final class MemoryService implements AutoCloseable {
                     exchange.getResponseHeaders().set("Retry-After", String.valueOf(e.retryAfterSeconds));
                 }
                 respond(exchange, e.status, error(e.code, e.getMessage()));
-            } catch (RuntimeException | SQLException e) {
+            } catch (SQLException e) {
+                LOG.warn("PostgreSQL failed during {} {}", method, rawPath, e);
+                status = 503;
+                respond(exchange, 503, error("postgres_unavailable", "the forget log is unavailable; retry"));
+            } catch (RuntimeException e) {
                 LOG.error("request failed: {} {}", method, rawPath, e);
                 status = 500;
                 respond(exchange, 500, error("internal_error", "the request failed; see the server log"));
@@ -235,9 +254,15 @@ public final class MemoryService implements AutoCloseable {
             case "POST /v1/memories" -> write(tenant, PayloadKind.MEMORY, readBody(exchange, MAX_BODY_BYTES));
             case "POST /v1/documents" -> write(tenant, PayloadKind.DOC,
                     readBody(exchange, config.limits().maxDocumentBytes() + 64 * 1024));
-            case "POST /v1/context" -> new Answer(200, context(tenant, readBody(exchange, MAX_BODY_BYTES)));
-            case "POST /v1/search" -> new Answer(200, search(tenant, readBody(exchange, MAX_BODY_BYTES)));
-            case "GET /v1/memories" -> new Answer(200, list(tenant, query(exchange)));
+            case "POST /v1/context" -> {
+                JsonNode body = readBody(exchange, MAX_BODY_BYTES);
+                yield new Answer(200, reading(() -> context(tenant, body)));
+            }
+            case "POST /v1/search" -> {
+                JsonNode body = readBody(exchange, MAX_BODY_BYTES);
+                yield new Answer(200, reading(() -> search(tenant, body)));
+            }
+            case "GET /v1/memories" -> new Answer(200, reading(() -> list(tenant, query(exchange))));
             case "GET /v1/memories/{id}" -> new Answer(200, ResponsesJson.record(retrieval.store().get(tenant, parameter)
                     .orElseThrow(() -> new ApiError(404, "not_found", "no memory " + parameter))));
             case "DELETE /v1/memories/{id}" -> forget(tenant, ForgetScope.MEMORY, parameter);
@@ -247,6 +272,24 @@ public final class MemoryService implements AutoCloseable {
                     .orElseThrow(() -> new ApiError(404, "not_found", "no forget " + parameter))));
             default -> throw new IllegalStateException("route without a handler: " + route);
         };
+    }
+
+    private interface Read {
+        ObjectNode run() throws ApiError;
+    }
+
+    private ObjectNode reading(Read read) throws ApiError {
+        try {
+            reads.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiError(503, "unavailable", "the service is stopping");
+        }
+        try {
+            return read.run();
+        } finally {
+            reads.release();
+        }
     }
 
     /** Who is calling: the key's tenant and a short digest of the key, for its rate limit. */

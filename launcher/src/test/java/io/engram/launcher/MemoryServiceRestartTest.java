@@ -1,0 +1,102 @@
+package io.engram.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./engram up --data-dir DIR} stopped and started again: the servers keep their data, and the job resumes
+ * from its newest checkpoint, compaction state included: a session begun before the stop is compacted with the
+ * turns written after it, as if nothing had stopped.
+ */
+class MemoryServiceRestartTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T0 = Instant.parse("2026-11-30T09:00:00Z");
+    private static final Duration PATIENCE = Duration.ofSeconds(120);
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    private interface Check {
+        boolean holds() throws Exception;
+    }
+
+    private static void await(String what, Check check) throws Exception {
+        long deadline = System.nanoTime() + PATIENCE.toNanos();
+        while (!check.holds()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError(what + ": not reached in " + PATIENCE);
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
+        }
+    }
+
+    private JsonNode call(LiveProduct product, String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(product.apiUrl() + path))
+                .header("Authorization", "Bearer " + product.keys().get("acme"))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
+                .build();
+        return JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
+    }
+
+    /** Turns {@code from} … {@code to - 1} of session s1, a minute apart from T0. */
+    private void writeTurns(LiveProduct product, int from, int to) throws Exception {
+        ArrayNode records = JSON.createArrayNode();
+        for (int i = from; i < to; i++) {
+            records.addObject().put("session_id", "s1").put("user_id", "ann").put("turn_id", "t" + i).put("seq", i)
+                    .put("role", i % 2 == 0 ? "user" : "assistant")
+                    .put("text", "Turn " + i + " about planning the " + (i % 3 == 0 ? "garden" : i % 3 == 1 ? "kitchen" : "attic")
+                            + " renovation budget.")
+                    .put("ts", T0.plusSeconds(60L * i).toString());
+        }
+        ObjectNode body = JSON.createObjectNode();
+        body.set("records", records);
+        assertThat(call(product, "POST", "/v1/turns", body.toString()).get("accepted")).hasSize(to - from);
+    }
+
+    private int turnsStored(LiveProduct product) throws Exception {
+        return call(product, "GET", "/v1/memories?type=turn&session_id=s1&limit=100", null).get("records").size();
+    }
+
+    @Test
+    void aRestartResumesFromTheNewestCheckpointWithItsState(@TempDir Path dataDir) throws Exception {
+        Properties fast = new Properties();
+        fast.setProperty("checkpoint.interval", "1s");
+        Path checkpoints = dataDir.resolve("checkpoints");
+        try (LiveProduct first = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
+            assertThat(first.restoredFrom()).isEmpty();
+            writeTurns(first, 0, 15);
+            await("15 turns stored", () -> turnsStored(first) == 15);
+            Optional<Path> before = LiveProduct.latestCheckpoint(checkpoints);
+            await("a checkpoint after the turns", () -> !LiveProduct.latestCheckpoint(checkpoints).equals(before));
+            assertThat(call(first, "GET", "/v1/memories?type=summary", null).get("records")).as("below k: no summary yet")
+                    .isEmpty();
+        }
+        Path newest = LiveProduct.latestCheckpoint(checkpoints).orElseThrow();
+        try (LiveProduct second = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
+            assertThat(second.restoredFrom()).contains(newest);
+            assertThat(turnsStored(second)).as("OpenSearch kept its data").isEqualTo(15);
+            writeTurns(second, 15, 40);
+            await("a summary", () -> call(second, "GET", "/v1/memories?type=summary", null).get("records").size() > 0);
+            JsonNode summary = call(second, "GET", "/v1/memories?type=summary", null).get("records").get(0);
+            // 40 turns, the newest kept raw: the first summary covers turns from before the stop, which only the
+            // restored compaction state still held
+            assertThat(summary.get("source_refs").toString()).contains("\"t0\"", "\"t14\"");
+        }
+    }
+}
