@@ -10,6 +10,9 @@ import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
+import io.engram.service.MemoryService;
+import io.engram.service.ServiceConfig;
+import io.engram.service.ServiceMain;
 import io.engram.store.MemoryIndexTemplate;
 import java.io.Reader;
 import java.io.StringReader;
@@ -48,6 +51,7 @@ class DeploymentManifestsTest {
     private static final ObjectMapper YAML = new YAMLMapper();
     private static final String VERSION = System.getProperty("engram.version");
     private static final String IMAGE = "engram-job:" + VERSION;
+    private static final String SERVICE_IMAGE = "engram-service:" + VERSION;
     private static final String USRLIB_JAR = "/opt/flink/usrlib/engram-jobs.jar";
 
     @Test
@@ -70,7 +74,7 @@ class DeploymentManifestsTest {
         JsonNode compose = YAML.valueToTree(new org.yaml.snakeyaml.Yaml().load(Files.readString(ROOT.resolve("docker/compose.yaml"))));
         JsonNode services = compose.path("services");
         assertThat(names(services)).containsExactlyInAnyOrder("kafka", "opensearch", "postgres", "setup", "jobmanager",
-                "taskmanager");
+                "taskmanager", "service");
         assertThat(services.at("/kafka/image").asText()).isEqualTo("apache/kafka:" + AppInfoParser.getVersion());
         assertThat(services.at("/opensearch/image").asText()).isEqualTo("opensearchproject/opensearch:"
                 + org.opensearch.Version.CURRENT);
@@ -110,6 +114,36 @@ class DeploymentManifestsTest {
         assertThat(config.postgresUser()).isEqualTo(services.at("/postgres/environment/POSTGRES_USER").asText());
         assertThat(config.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
         assertThat(config.index()).isEqualTo(MemoryIndexTemplate.INDEX);
+
+        // the memory service: its own image, the same settings file, the keys from the caller's environment
+        JsonNode service = services.path("service");
+        assertThat(service.path("image").asText()).isEqualTo(SERVICE_IMAGE);
+        assertThat(service.at("/build/dockerfile").asText()).isEqualTo("docker/Dockerfile.service");
+        assertThat(strings(service.path("volumes"))).contains("./engram.properties:" + mounted + ":ro");
+        assertThat(service.at("/environment/ENGRAM_API_KEYS").asText()).startsWith("${ENGRAM_API_KEYS:?");
+        Map<String, String> environment = new HashMap<>();
+        service.path("environment").properties().forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
+        ServiceConfig serviceConfig = ServiceConfig.from(properties(ROOT.resolve("docker/engram.properties")), environment);
+        assertThat(serviceConfig.kafkaBootstrap()).isEqualTo(config.kafkaBootstrap());
+        assertThat(serviceConfig.openSearchUrl()).isEqualTo(config.openSearchUrl());
+        assertThat(serviceConfig.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
+        assertThat(strings(service.path("ports"))).containsExactly(serviceConfig.port() + ":" + serviceConfig.port());
+        assertThat(service.at("/depends_on/setup/condition").asText()).isEqualTo("service_completed_successfully");
+    }
+
+    @Test
+    void theServiceImageRunsTheServiceFromItsJarAndLibrariesWithoutFlink() throws Exception {
+        List<String> lines = Files.readAllLines(ROOT.resolve("docker/Dockerfile.service")).stream()
+                .filter(l -> !l.isBlank() && !l.startsWith("#")).toList();
+        assertThat(lines.get(0)).isEqualTo("FROM eclipse-temurin:17-jre");
+        assertThat(lines).contains("ARG ENGRAM_VERSION=" + VERSION, "COPY service/target/lib/ /opt/engram/lib/",
+                "COPY service/target/engram-service-${ENGRAM_VERSION}.jar /opt/engram/lib/");
+        assertThat(ROOT.resolve("service/target/engram-service-" + VERSION + ".jar")).exists();
+        String entry = String.join(" ", lines.subList(lines.indexOf(lines.stream().filter(l -> l.startsWith("ENTRYPOINT"))
+                .findFirst().orElseThrow()), lines.size()));
+        assertThat(entry).contains("\"" + ServiceMain.class.getName() + "\"", "\"--config\", \"/opt/engram/engram.properties\"",
+                "-Dlog4j2.configurationFile=/opt/engram/log4j2.properties");
+        assertThat(lines).contains("COPY docker/log4j2-service.properties /opt/engram/log4j2.properties");
     }
 
     @Test
@@ -124,7 +158,8 @@ class DeploymentManifestsTest {
                 }
             }
         }
-        assertThat(byKind).containsOnlyKeys("KafkaTopic", "Job", "FlinkDeployment", "PodMonitor");
+        assertThat(byKind).containsOnlyKeys("KafkaTopic", "Job", "FlinkDeployment", "PodMonitor", "Deployment", "Service",
+                "PodDisruptionBudget");
 
         // topics: exactly the contract's, large records where documents and rejects need them
         Map<String, JsonNode> topics = byKind.get("KafkaTopic").stream()
@@ -179,6 +214,30 @@ class DeploymentManifestsTest {
         assertThat(monitor.at("/podMetricsEndpoints/0/port").asText()).isEqualTo(metricsPort.path("name").asText());
         assertThat(monitor.at("/selector/matchLabels/app").asText())
                 .isEqualTo(byKind.get("FlinkDeployment").get(0).at("/metadata/name").asText());
+
+        // the memory service: its image, the settings Secret, the keys Secret, probes on routes it serves
+        JsonNode deployment = byKind.get("Deployment").get(0).path("spec");
+        JsonNode servicePod = deployment.at("/template/spec");
+        JsonNode container = servicePod.at("/containers/0");
+        assertThat(container.path("image").asText()).isEqualTo(SERVICE_IMAGE);
+        assertMountsSecret(servicePod, container, secret, "/opt/engram");
+        assertThat(container.path("env")).anySatisfy(e -> {
+            assertThat(e.path("name").asText()).isEqualTo("ENGRAM_API_KEYS");
+            assertThat(e.at("/valueFrom/secretKeyRef/name").asText()).isNotEqualTo(secret); // never in the settings
+        });
+        List<String> served = MemoryService.ROUTES.stream().filter(r -> r.method().equals("GET")).map(MemoryService.Route::template)
+                .toList();
+        assertThat(served).contains(container.at("/readinessProbe/httpGet/path").asText(),
+                container.at("/livenessProbe/httpGet/path").asText());
+        JsonNode port = container.path("ports").get(0);
+        assertThat(port.path("containerPort").asInt()).isEqualTo(ServiceConfig.from(properties(settingsFile), Map.of()).port());
+        JsonNode labels = deployment.at("/template/metadata/labels");
+        assertThat(deployment.at("/selector/matchLabels")).isEqualTo(labels);
+        assertThat(byKind.get("Service").get(0).at("/spec/selector")).isEqualTo(labels);
+        assertThat(byKind.get("Service").get(0).at("/spec/ports/0/targetPort").asText()).isEqualTo(port.path("name").asText());
+        JsonNode budget = byKind.get("PodDisruptionBudget").get(0).path("spec");
+        assertThat(budget.at("/selector/matchLabels")).isEqualTo(labels);
+        assertThat(budget.path("minAvailable").asInt()).isPositive().isLessThan(deployment.path("replicas").asInt());
     }
 
     @Test

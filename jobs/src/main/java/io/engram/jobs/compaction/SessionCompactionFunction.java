@@ -242,7 +242,7 @@ public final class SessionCompactionFunction
         }
         boolean wholeSession = switch (forget.scope()) {
             case SESSION -> tenantAndSession[1].equals(forget.target());
-            case USER -> forget.target().equals(sessionUser.value());
+            case USER -> forget.target().equals(sessionUser.value()) || spokeIn(forget.target());
             case MEMORY -> false;
         };
         if (wholeSession) {
@@ -267,6 +267,16 @@ public final class SessionCompactionFunction
             }
             summaries.update(kept);
         }
+    }
+
+    /** Whether a pending turn of the current session is the user's (a session begun before users were recorded). */
+    private boolean spokeIn(String userId) throws Exception {
+        for (PendingTurn p : pending.values()) {
+            if (userId.equals(p.turn().userId())) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
