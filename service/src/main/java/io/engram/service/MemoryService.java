@@ -120,9 +120,10 @@ public final class MemoryService implements AutoCloseable {
     private final ExecutorService workers;
     /**
      * Reads (search, context, listings) embed and rank on the CPU; at most this many run at once, so that under
-     * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads.
+     * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads. Fewer than
+     * 4 × cores left the CPU idle while reads waited on OpenSearch (docs/benchmarks.md, bench api).
      */
-    private final Semaphore reads = new Semaphore(2 * Runtime.getRuntime().availableProcessors());
+    private final Semaphore reads = new Semaphore(4 * Runtime.getRuntime().availableProcessors());
 
     private MemoryService(ServiceConfig config, ApiKeys keys, Retrieval retrieval, Clock clock) throws IOException {
         this.config = config;
