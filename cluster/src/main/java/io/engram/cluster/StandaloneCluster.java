@@ -166,6 +166,23 @@ public final class StandaloneCluster implements AutoCloseable {
         return options.home().toAbsolutePath();
     }
 
+    /**
+     * Kills every process at once with SIGKILL, as a lost machine or a crash of the JobManager's host does: no
+     * shutdown hook, no savepoint, no goodbye. What is left is what was on disk: the retained checkpoints.
+     */
+    public synchronized void kill() throws InterruptedException {
+        closed = true;
+        List<Process> all = new ArrayList<>(taskManagers.values());
+        all.add(jobManager);
+        taskManagers.clear();
+        for (Process p : all) {
+            p.destroyForcibly();
+        }
+        for (Process p : all) {
+            p.waitFor();
+        }
+    }
+
     /** Stops the TaskManagers, then the JobManager, with SIGTERM (Flink's own shutdown), waiting for each. */
     @Override
     public synchronized void close() throws InterruptedException {

@@ -26,7 +26,7 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
-                             String transactionalIdPrefix, int topicPartitions) implements Serializable {
+                             String transactionalIdPrefix, int topicPartitions, String stateDir) implements Serializable {
 
     /** The embedded product's settings: every key at its default. */
     public static PipelineConfig defaults() {
@@ -99,7 +99,8 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                 p.duration("checkpoint.interval", Duration.ofSeconds(10)),
                 p.integer("parallelism", 0), // 0: the submission's or the cluster's
                 p.string("kafka.transactional-id-prefix", "engram"),
-                p.integer("kafka.partitions", 2));
+                p.integer("kafka.partitions", 2),
+                p.string("state.dir", "engram-state"));
     }
 
     /** {@code committed} (earliest when the group has none), {@code earliest}, {@code latest} or {@code timestamp:MILLIS}. */

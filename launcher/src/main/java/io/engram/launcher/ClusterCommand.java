@@ -183,8 +183,16 @@ final class ClusterCommand {
         @Option(names = "--parallelism", description = "job parallelism (default: the file's `parallelism`, else the cluster's)")
         Integer parallelism;
 
-        @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore from this savepoint")
+        @Option(names = "--from-savepoint", paramLabel = "PATH", description = "restore from this savepoint or checkpoint")
         String savepoint;
+
+        @Option(names = "--resume", description = "restore from the newest checkpoint or savepoint retained under --home"
+                + " (after the JobManager or the machine was lost)")
+        boolean resume;
+
+        @Option(names = "--home", defaultValue = DEFAULT_HOME, paramLabel = "DIR",
+                description = "the cluster's home, where --resume looks (default ${DEFAULT-VALUE})")
+        Path home;
 
         @Option(names = "--jar", converter = ExistingPath.class, paramLabel = "FILE", description = "job jar (default: jobs/target/engram-jobs-*-job.jar)")
         Path jar;
@@ -203,11 +211,29 @@ final class ClusterCommand {
                 props.setProperty("parallelism", String.valueOf(parallelism));
             }
             PipelineConfig pipeline = PipelineConfig.fromProperties(props);
+            String restoreFrom = savepoint;
+            if (resume) {
+                if (savepoint != null) {
+                    spec.commandLine().getErr().println("give --resume or --from-savepoint, not both");
+                    return 2;
+                }
+                Optional<Path> newest = LocalPipeline.latestCheckpoint(home.resolve("checkpoints"), home.resolve("savepoints"));
+                if (newest.isEmpty()) {
+                    spec.commandLine().getErr().println("nothing to resume from: no checkpoint or savepoint under "
+                            + home.toAbsolutePath());
+                    return 2;
+                }
+                restoreFrom = newest.get().toUri().toString();
+                out.println("resuming from " + newest.get());
+            }
             EngramSetup.prepare(pipeline, out::println);
+            if (restoreFrom == null) {
+                LocalPipeline.refuseLostState(props, pipeline, "--resume or --from-savepoint PATH");
+            }
             FlinkRest flink = jobManager.rest();
             String jarId = flink.uploadJar(jar != null ? jar : defaultJobJar());
             String jobId = flink.run(jarId, new FlinkRest.RunRequest(EngramJob.class.getName(),
-                    pipeline.parallelism(), programArgs(props), savepoint));
+                    pipeline.parallelism(), programArgs(props), restoreFrom));
             out.println("job: " + jobId + " (" + jobManager.url + "/#/job/running/" + jobId + "/overview)");
             return 0;
         }

@@ -9,12 +9,8 @@ import io.engram.service.MemoryService;
 import io.engram.service.ServiceConfig;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -24,7 +20,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
@@ -64,16 +59,11 @@ public final class LiveProduct implements AutoCloseable {
         try {
             Properties p = LocalPipeline.embedded(stack, false);
             p.putAll(overrides);
-            Optional<Path> restore = Optional.empty();
-            if (dataDir.isPresent()) {
-                Path checkpoints = dataDir.get().resolve("checkpoints");
-                p.setProperty("flink.execution.checkpointing.dir", checkpoints.toUri().toString());
-                p.setProperty("flink.execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-                restore = latestCheckpoint(checkpoints);
-                restore.ifPresent(c -> p.setProperty("flink.execution.state-recovery.path", c.toUri().toString()));
-            }
+            Optional<Path> restore = dataDir.isEmpty() ? Optional.empty()
+                    : LocalPipeline.keepCheckpoints(p, dataDir.get().resolve("checkpoints"));
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { });
+            LocalPipeline.refuseLostState(p, config, "the DIR/checkpoints of the data directory it was written with");
             StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
                     EngramJob.flinkConfiguration(p, config));
             new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
@@ -94,29 +84,6 @@ public final class LiveProduct implements AutoCloseable {
         } catch (Exception | Error e) {
             stack.close();
             throw e;
-        }
-    }
-
-    /** The newest completed checkpoint under {@code dir} (a {@code chk-N} folder with its {@code _metadata}). */
-    static Optional<Path> latestCheckpoint(Path dir) {
-        if (!Files.isDirectory(dir)) {
-            return Optional.empty();
-        }
-        try (Stream<Path> files = Files.walk(dir, 3)) {
-            return files.filter(f -> f.getFileName().toString().equals("_metadata"))
-                    .map(Path::getParent)
-                    .filter(c -> c.getFileName().toString().startsWith("chk-"))
-                    .max(Comparator.comparingLong(LiveProduct::modified));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static long modified(Path p) {
-        try {
-            return Files.getLastModifiedTime(p.resolve("_metadata")).toMillis();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

@@ -82,12 +82,12 @@ class MemoryServiceRestartTest {
             assertThat(first.restoredFrom()).isEmpty();
             writeTurns(first, 0, 15);
             await("15 turns stored", () -> turnsStored(first) == 15);
-            Optional<Path> before = LiveProduct.latestCheckpoint(checkpoints);
-            await("a checkpoint after the turns", () -> !LiveProduct.latestCheckpoint(checkpoints).equals(before));
+            Optional<Path> before = LocalPipeline.latestCheckpoint(checkpoints);
+            await("a checkpoint after the turns", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(before));
             assertThat(call(first, "GET", "/v1/memories?type=summary", null).get("records")).as("below k: no summary yet")
                     .isEmpty();
         }
-        Path newest = LiveProduct.latestCheckpoint(checkpoints).orElseThrow();
+        Path newest = LocalPipeline.latestCheckpoint(checkpoints).orElseThrow();
         try (LiveProduct second = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
             assertThat(second.restoredFrom()).contains(newest);
             assertThat(turnsStored(second)).as("OpenSearch kept its data").isEqualTo(15);

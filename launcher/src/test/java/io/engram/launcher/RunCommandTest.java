@@ -19,6 +19,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,6 +56,7 @@ class RunCommandTest {
                 "postgres.url=" + postgres.jdbcUrl(),
                 "postgres.user=postgres",
                 "checkpoint.interval=500ms",
+                "state.dir=" + dir.resolve("state"),
                 "flink.restart-strategy.type=none"));
 
         CliRun run = CliRun.of("run", "--config", config.toString());
@@ -72,5 +76,33 @@ class RunCommandTest {
             assertThat(rows.getString(1)).isEqualTo("c1");
             assertThat(rows.getLong(2)).isEqualTo(2);
         }
+    }
+
+    @Test
+    void aGroupWithCommittedOffsetsButNoStateIsRefusedWithTheWaysOut(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
+                                                                     EmbeddedPostgreSql postgres) throws Exception {
+        io.engram.client.Topics.create(kafka.bootstrapServers(), 2);
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            // what a run leaves behind whose checkpoints are gone: offsets committed at its last checkpoint
+            admin.alterConsumerGroupOffsets("lost-state", Map.of(new TopicPartition(io.engram.client.Topics.TURNS, 0),
+                    new OffsetAndMetadata(0))).all().get();
+        }
+        Path config = dir.resolve("lost.properties");
+        Files.writeString(config, String.join("\n",
+                "kafka.bootstrap=" + kafka.bootstrapServers(),
+                "kafka.group=lost-state",
+                "opensearch.url=" + openSearch.httpUrl(),
+                "opensearch.index=engram-memories-lost-state",
+                "postgres.url=" + postgres.jdbcUrl(),
+                "postgres.user=postgres",
+                "state.dir=" + dir.resolve("empty-state")));
+
+        CliRun run = CliRun.of("run", "--config", config.toString());
+
+        assertThat(run.exit()).isNotZero();
+        assertThat(run.out()).contains("no checkpoint in " + dir.resolve("empty-state").resolve("lost-state"));
+        assertThat(run.err()).contains("group lost-state has committed offsets but there is no checkpoint",
+                "flink.execution.state-recovery.path=PATH", "kafka.starting-offsets=earliest",
+                "kafka.starting-offsets=latest");
     }
 }

@@ -182,6 +182,77 @@ class StandaloneClusterTest {
     }
 
     /**
+     * The whole cluster killed at once after a checkpoint (a lost machine; a standalone JobManager has no HA):
+     * {@code cluster up} again on the same home and {@code cluster submit --resume} restore the newest retained
+     * checkpoint, and the job ends with the documents of a run that never failed, and its rows but for canary
+     * scores of cycles closed again after the restore.
+     */
+    @Test
+    void aClusterKilledWholeResumesFromItsNewestCheckpoint(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
+                                                         EmbeddedPostgreSql postgres) throws Exception {
+        Topics.create(kafka.bootstrapServers(), 2);
+        long sentFrom = System.currentTimeMillis();
+        Path settings = write("resume.properties", settings(kafka, openSearch, postgres, "cluster-resume", sentFrom, false));
+        CliRun submit = CliRun.of("cluster", "submit", "--rest", cluster.restUrl(), "--config", settings.toString(),
+                "--parallelism", "2");
+        assertThat(submit.exit()).as(submit.err()).isZero();
+        Matcher submitted = Pattern.compile("job: ([0-9a-f]{32})").matcher(submit.out());
+        assertThat(submitted.find()).as(submit.out()).isTrue();
+        String job = submitted.group(1);
+        await("a first checkpoint", job, () -> rest.checkpoints(job).path("counts").path("completed").asInt() >= 1);
+        EndToEndInput.produce(kafka);
+        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume")) {
+            await("the first records written", job, () -> {
+                store.refresh();
+                return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
+            });
+        }
+        int completed = rest.checkpoints(job).path("counts").path("completed").asInt();
+        await("a checkpoint after the first writes", job,
+                () -> rest.checkpoints(job).path("counts").path("completed").asInt() > completed);
+
+        cluster.kill();
+        cluster = StandaloneCluster.start(StandaloneCluster.Options.of(HOME, ClusterCommand.defaultLib(), 2));
+        rest = cluster.rest();
+        jarId = rest.uploadJar(Path.of(System.getProperty("engram.job.jar")));
+        CliRun resume = CliRun.of("cluster", "submit", "--rest", cluster.restUrl(), "--config", settings.toString(),
+                "--parallelism", "2", "--resume", "--home", HOME.toString());
+        assertThat(resume.exit()).as(resume.err()).isZero();
+        assertThat(resume.out()).contains("resuming from " + HOME.resolve("checkpoints"));
+        Matcher resumed = Pattern.compile("job: ([0-9a-f]{32})").matcher(resume.out());
+        assertThat(resumed.find()).as(resume.out()).isTrue();
+        String second = resumed.group(1);
+        try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
+            Instant later = EndToEndInput.T0.plusSeconds(2400);
+            for (int seq = 0; seq < 20; seq++) { // input after the loss
+                producer.send(turn(LATE, "s1", seq, later.plusSeconds(60L * seq + 5)));
+            }
+        }
+        Map<TopicPartition, Long> end = endOffsets(kafka);
+        await("every input record read and checkpointed", second, () -> committed(kafka, "cluster-resume").equals(end));
+        rest.stopWithSavepoint(second, true);
+        assertThat(rest.awaitState(second, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
+        Map<String, List<String>> documents;
+        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume")) {
+            documents = EndToEndInput.snapshot(store, COMPARED);
+        }
+        assertThat(documents.get(LATE)).filteredOn(l -> l.contains("|turn|")).hasSize(20);
+        assertThat(documents.get(EndToEndInput.ACME)).filteredOn(l -> l.contains("|summary|")).isNotEmpty();
+        Map<String, List<String>> rows = EndToEndInput.takeRows(postgres, COMPARED);
+
+        Properties plainRun = settings(kafka, openSearch, postgres, "cluster-resume-plain", sentFrom, true);
+        plainRun.setProperty("flink.restart-strategy.type", "none");
+        CliRun run = CliRun.of("run", "--config", write("resume-plain.properties", plainRun).toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume-plain")) {
+            EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store, COMPARED));
+        }
+        // canary scores of a cycle closed again after the restore rank against later writes (RunCrashTest)
+        EndToEndInput.assertSame(RunCrashTest.withoutCanaryScores(rows),
+                RunCrashTest.withoutCanaryScores(EndToEndInput.takeRows(postgres, COMPARED)));
+    }
+
+    /**
      * Savepoint, parallelism 2 → 1 → 2, with input in between that only state explains: a replayed old
      * document version and an unchanged one (document cache), turns sent before the first savepoint
      * summarised after it (compaction buffers), and cycle rows counting memories from all three phases under
@@ -329,6 +400,7 @@ class StandaloneClusterTest {
         p.setProperty("postgres.url", postgres.jdbcUrl());
         p.setProperty("postgres.user", EmbeddedPostgreSql.USER);
         p.setProperty("checkpoint.interval", "1s");
+        p.setProperty("state.dir", HOME.resolve("run-state").toString()); // ./engram run's checkpoints
         return p;
     }
 

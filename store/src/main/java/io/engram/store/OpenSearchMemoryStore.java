@@ -424,9 +424,11 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
         var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
         tenantFilter(search.putObject("query").putObject("bool").putArray("filter"), tenantId, types);
-        var buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
-        for (int i = 0; i < ordered.size(); i++) {
-            buckets.putObject("t" + i).putObject("term").put("text", ordered.get(i));
+        if (!ordered.isEmpty()) { // OpenSearch refuses a filters aggregation without filters
+            var buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
+            for (int i = 0; i < ordered.size(); i++) {
+                buckets.putObject("t" + i).putObject("term").put("text", ordered.get(i));
+            }
         }
         JsonNode response = msearch(tenantId, List.of(search.toString())).get(0);
         Map<String, Long> df = new HashMap<>();
@@ -448,6 +450,9 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private List<JsonNode> msearch(String tenantId, List<String> searches) {
         if (tenantId == null || tenantId.isEmpty()) {
             throw new IllegalArgumentException("every query needs a tenant");
+        }
+        if (searches.isEmpty()) {
+            return List.of(); // OpenSearch refuses an empty multi-search
         }
         StringBuilder body = new StringBuilder();
         String header = JSON.createObjectNode().put("index", index).put("routing", tenantId).toString();

@@ -208,6 +208,16 @@ class OpenSearchMemoryStoreTest {
     }
 
     @Test
+    void nothingToAskIsAnEmptyAnswerNotARequestOpenSearchRefuses() {
+        store.upsert(List.of(Records.memory("empty-asks", "e1", "The end.", new float[] {1, 0, 0})));
+        store.refresh();
+        assertThat(store.bm25Candidates("empty-asks", List.of(), 10, Set.of())).isEmpty();
+        MemoryStore.TermCounts counts = store.termCounts("empty-asks", List.of(), Set.of());
+        assertThat(counts.documents()).isEqualTo(1);
+        assertThat(counts.documentFrequency()).isEmpty();
+    }
+
+    @Test
     void aListingPagesThroughTheTenantsRecordsNewestFirst() {
         String t = "listing";
         List<MemoryRecord> records = new ArrayList<>();

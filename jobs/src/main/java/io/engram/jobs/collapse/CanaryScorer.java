@@ -32,6 +32,9 @@ public final class CanaryScorer {
     /** @param shape the tenant's learning records: their mean length is BM25's avgdl (OpenSearch does not keep it per tenant) */
     public static int[] ranks(MemoryStore store, String tenantId, CanarySet set, StoreShape shape, int k) {
         List<String> queries = set.canaries().stream().map(CanarySet.Canary::query).toList();
+        if (queries.isEmpty()) {
+            return new int[0]; // a tenant whose records gave no canary (texts of stop words only)
+        }
         List<List<MemoryStore.RefHit>> candidates = store.bm25Candidates(tenantId, queries, CANDIDATES,
                 StoreShape.LEARNING_TYPES);
         Set<String> terms = new LinkedHashSet<>();
