@@ -4,13 +4,20 @@ package io.engram.client;
 public final class InvalidPayloadException extends IllegalArgumentException {
 
     private final RejectReason reason;
+    private final String detail;
 
-    public InvalidPayloadException(RejectReason reason, String message) {
-        super(reason.code() + ": " + message);
+    public InvalidPayloadException(RejectReason reason, String detail) {
+        super(reason.code() + ": " + detail);
         this.reason = reason;
+        this.detail = detail;
     }
 
     public RejectReason reason() {
         return reason;
+    }
+
+    /** What is wrong, without the reason code. */
+    public String detail() {
+        return detail;
     }
 }

@@ -41,7 +41,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -92,14 +91,9 @@ final class DemoCommand implements Callable<Integer> {
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
-            Map<String, String> keys = new LinkedHashMap<>();
-            StringBuilder keyFile = new StringBuilder();
-            for (String tenant : TENANTS) {
-                keys.put(tenant, "demo-key-of-" + tenant + "-" + UUID.randomUUID());
-                keyFile.append(ApiKeys.keyFileLine(keys.get(tenant), tenant)).append('\n');
-            }
+            Map<String, String> keys = ApiKeys.generate(TENANTS);
             try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", 0),
-                    ApiKeys.of(keyFile.toString()))) {
+                    ApiKeys.of(keys))) {
                 int written = writeSamples("http://127.0.0.1:" + api.port(), keys);
                 int malformed = produceMalformed(kafka);
                 out.println("[demo] wrote " + written + " records through the memory service (POST /v1/documents,"

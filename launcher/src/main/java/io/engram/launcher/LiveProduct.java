@@ -10,10 +10,7 @@ import io.engram.service.ServiceConfig;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.util.EnumSet;
-import java.util.HexFormat;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -68,18 +65,9 @@ public final class LiveProduct implements AutoCloseable {
                     EngramJob.flinkConfiguration(p, config));
             new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
             JobClient job = env.executeAsync("engram-live");
-            Map<String, String> keys = new LinkedHashMap<>();
-            SecureRandom random = new SecureRandom();
-            StringBuilder keyFile = new StringBuilder();
-            for (String tenant : tenants) {
-                byte[] bytes = new byte[24];
-                random.nextBytes(bytes);
-                String key = "ek_" + HexFormat.of().formatHex(bytes);
-                keys.put(tenant, key);
-                keyFile.append(ApiKeys.keyFileLine(key, tenant)).append('\n');
-            }
+            Map<String, String> keys = ApiKeys.generate(tenants);
             ServiceConfig serviceConfig = ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port);
-            MemoryService service = MemoryService.start(serviceConfig, ApiKeys.of(keyFile.toString()));
+            MemoryService service = MemoryService.start(serviceConfig, ApiKeys.of(keys));
             return new LiveProduct(stack, job, service, keys, p, restore);
         } catch (Exception | Error e) {
             stack.close();

@@ -16,7 +16,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -32,18 +31,8 @@ class MemoryServiceRestartTest {
     private static final Duration PATIENCE = Duration.ofSeconds(120);
     private final HttpClient http = HttpClient.newHttpClient();
 
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(String what, Check check) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + ": not reached in " + PATIENCE);
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
+    private static void await(String what, Polling.Check check) throws Exception {
+        Polling.await(what, PATIENCE, check);
     }
 
     private JsonNode call(LiveProduct product, String method, String path, String body) throws Exception {

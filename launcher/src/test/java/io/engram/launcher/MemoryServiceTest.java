@@ -32,7 +32,6 @@ import java.util.Properties;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -134,19 +133,8 @@ class MemoryServiceTest {
         return ids;
     }
 
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    /** Polls until {@code check} holds: the pipeline is asynchronous, and a test waits for what it asserts on. */
-    private static void await(String what, Check check) throws Exception {
-        long deadline = System.nanoTime() + VISIBLE.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError(what + ": not reached in " + VISIBLE);
-            }
-            TimeUnit.MILLISECONDS.sleep(200);
-        }
+    private static void await(String what, Polling.Check check) throws Exception {
+        Polling.await(what, VISIBLE, check);
     }
 
     private JsonNode awaitForget(String key, Answer requested) throws Exception {

@@ -19,20 +19,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.PartitionInfo;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -60,19 +54,14 @@ class RunCrashTest {
     @TempDir
     Path dir;
 
-    private interface Check {
-        boolean holds() throws Exception;
-    }
-
-    private static void await(String what, Process process, Check check) throws Exception {
-        long deadline = System.nanoTime() + PATIENCE.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline || (process != null && !process.isAlive())) {
-                throw new AssertionError(what + ": not reached" + (process != null && !process.isAlive()
-                        ? ", the run exited with " + process.exitValue() : " in " + PATIENCE));
+    /** Polls while the run process lives; its death fails at once. */
+    private static void await(String what, Process process, Polling.Check check) throws Exception {
+        Polling.await(what, PATIENCE, () -> {
+            if (!process.isAlive()) {
+                throw new AssertionError(what + ": the run exited with " + process.exitValue());
             }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
+            return check.holds();
+        });
     }
 
     /** Two tenants: a 60-turn session each and gateway memories in six cycles, in event-time order. */
@@ -140,26 +129,6 @@ class RunCrashTest {
         }
     }
 
-    /** Whether the group has read and committed (at a checkpoint) every input record. */
-    private static boolean readEverything(EmbeddedKafka kafka, String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(group)
-                    .partitionsToOffsetAndMetadata().get();
-            Map<TopicPartition, OffsetSpec> latest = new HashMap<>();
-            for (String topic : Topics.INPUTS) {
-                admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-                        .forEach(p -> latest.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest()));
-            }
-            for (var end : admin.listOffsets(latest).all().get().entrySet()) {
-                OffsetAndMetadata at = committed.get(end.getKey());
-                if (end.getValue().offset() > 0 && (at == null || at.offset() < end.getValue().offset())) {
-                    return false;
-                }
-            }
-            return true;
-        }
-    }
-
     /** {@code ./engram run --config FILE} as a process of its own, on this JVM's classpath. */
     private Process run(Path config, String log) throws Exception {
         return new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
@@ -220,7 +189,7 @@ class RunCrashTest {
             // everything is read and checkpointed
             Process second = run(crashing, "second.log");
             try {
-                await("the restarted run read everything", second, () -> readEverything(kafka, "crash-run"));
+                await("the restarted run read everything", second, () -> InputOffsets.committed(kafka, "crash-run").equals(InputOffsets.end(kafka)));
                 Optional<Path> read = LocalPipeline.latestCheckpoint(checkpoints);
                 await("a checkpoint after the last record", second,
                         () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(read));

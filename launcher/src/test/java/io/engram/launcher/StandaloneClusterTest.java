@@ -28,19 +28,15 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -118,12 +114,7 @@ class StandaloneClusterTest {
         long sentFrom = System.currentTimeMillis();
         // submitted the way an operator does: ./engram cluster submit (setup, jar upload, run over REST)
         Path killRun = write("kill.properties", settings(kafka, openSearch, postgres, "cluster-kill", sentFrom, false));
-        CliRun submit = CliRun.of("cluster", "submit", "--rest", cluster.restUrl(), "--config", killRun.toString(),
-                "--parallelism", "2");
-        assertThat(submit.exit()).as(submit.err()).isZero();
-        Matcher submitted = Pattern.compile("job: ([0-9a-f]{32})").matcher(submit.out());
-        assertThat(submitted.find()).as(submit.out()).isTrue();
-        String job = submitted.group(1);
+        String job = submit("--config", killRun.toString(), "--parallelism", "2").job();
         assertRestoredAt(job, null, 2);
         await("a first checkpoint", job, () -> rest.checkpoints(job).path("counts").path("completed").asInt() >= 1);
 
@@ -155,8 +146,8 @@ class StandaloneClusterTest {
                 producer.send(turn(LATE, "s1", seq, later.plusSeconds(60L * seq + 5)));
             }
         }
-        Map<TopicPartition, Long> end = endOffsets(kafka);
-        await("every input record read and checkpointed", job, () -> committed(kafka, "cluster-kill").equals(end));
+        Map<TopicPartition, Long> end = InputOffsets.end(kafka);
+        await("every input record read and checkpointed", job, () -> InputOffsets.committed(kafka, "cluster-kill").equals(end));
         rest.stopWithSavepoint(job, true);
         assertThat(rest.awaitState(job, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
         assertThat(rest.checkpoints(job).path("counts").path("restored").asInt())
@@ -193,12 +184,7 @@ class StandaloneClusterTest {
         Topics.create(kafka.bootstrapServers(), 2);
         long sentFrom = System.currentTimeMillis();
         Path settings = write("resume.properties", settings(kafka, openSearch, postgres, "cluster-resume", sentFrom, false));
-        CliRun submit = CliRun.of("cluster", "submit", "--rest", cluster.restUrl(), "--config", settings.toString(),
-                "--parallelism", "2");
-        assertThat(submit.exit()).as(submit.err()).isZero();
-        Matcher submitted = Pattern.compile("job: ([0-9a-f]{32})").matcher(submit.out());
-        assertThat(submitted.find()).as(submit.out()).isTrue();
-        String job = submitted.group(1);
+        String job = submit("--config", settings.toString(), "--parallelism", "2").job();
         await("a first checkpoint", job, () -> rest.checkpoints(job).path("counts").path("completed").asInt() >= 1);
         EndToEndInput.produce(kafka);
         try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume")) {
@@ -215,21 +201,18 @@ class StandaloneClusterTest {
         cluster = StandaloneCluster.start(StandaloneCluster.Options.of(HOME, ClusterCommand.defaultLib(), 2));
         rest = cluster.rest();
         jarId = rest.uploadJar(Path.of(System.getProperty("engram.job.jar")));
-        CliRun resume = CliRun.of("cluster", "submit", "--rest", cluster.restUrl(), "--config", settings.toString(),
-                "--parallelism", "2", "--resume", "--home", HOME.toString());
-        assertThat(resume.exit()).as(resume.err()).isZero();
+        Submitted resume = submit("--config", settings.toString(), "--parallelism", "2", "--resume", "--home",
+                HOME.toString());
         assertThat(resume.out()).contains("resuming from " + HOME.resolve("checkpoints"));
-        Matcher resumed = Pattern.compile("job: ([0-9a-f]{32})").matcher(resume.out());
-        assertThat(resumed.find()).as(resume.out()).isTrue();
-        String second = resumed.group(1);
+        String second = resume.job();
         try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
             Instant later = EndToEndInput.T0.plusSeconds(2400);
             for (int seq = 0; seq < 20; seq++) { // input after the loss
                 producer.send(turn(LATE, "s1", seq, later.plusSeconds(60L * seq + 5)));
             }
         }
-        Map<TopicPartition, Long> end = endOffsets(kafka);
-        await("every input record read and checkpointed", second, () -> committed(kafka, "cluster-resume").equals(end));
+        Map<TopicPartition, Long> end = InputOffsets.end(kafka);
+        await("every input record read and checkpointed", second, () -> InputOffsets.committed(kafka, "cluster-resume").equals(end));
         rest.stopWithSavepoint(second, true);
         assertThat(rest.awaitState(second, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
         Map<String, List<String>> documents;
@@ -430,47 +413,30 @@ class StandaloneClusterTest {
         return records.stream().filter(r -> r.type() == type).count();
     }
 
-    private interface Check {
-        boolean holds() throws Exception;
+    /** Polls {@code check}; on timeout fails with the job's state and last failure. */
+    private void await(String what, String job, Polling.Check check) throws Exception {
+        Polling.await("job " + job + ": " + what, JOB_TIMEOUT, check, () -> "; job " + rest.jobState(job)
+                + ", last failure: " + rest.exceptions(job).path("root-exception").asText() + " (logs: "
+                + HOME.resolve("log") + ")");
     }
 
-    /** Polls {@code check} while the job lives; on timeout fails with the job's state and last failure. */
-    private void await(String what, String job, Check check) throws Exception {
-        long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
-        while (!check.holds()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("job " + job + ": " + what + " not reached in " + JOB_TIMEOUT + "; job "
-                        + rest.jobState(job) + ", last failure: " + rest.exceptions(job).path("root-exception").asText()
-                        + " (logs: " + HOME.resolve("log") + ")");
-            }
-            TimeUnit.MILLISECONDS.sleep(250);
-        }
+    /** What {@code cluster submit} printed, and the id of the job it started. */
+    private record Submitted(String job, String out) {
+    }
+
+    /** {@code ./engram cluster submit} against this cluster, which must succeed. */
+    private Submitted submit(String... options) {
+        List<String> command = new ArrayList<>(List.of("cluster", "submit", "--rest", cluster.restUrl()));
+        command.addAll(List.of(options));
+        CliRun submit = CliRun.of(command.toArray(String[]::new));
+        assertThat(submit.exit()).as(submit.err()).isZero();
+        Matcher started = Pattern.compile("job: ([0-9a-f]{32})").matcher(submit.out());
+        assertThat(started.find()).as(submit.out()).isTrue();
+        return new Submitted(started.group(1), submit.out());
     }
 
     private void awaitStore(String job, OpenSearchMemoryStore store, String tenant,
                             Predicate<List<MemoryRecord>> condition) throws Exception {
         await(tenant + "'s expected records", job, () -> condition.test(snapshot(store, tenant)));
-    }
-
-    private static Map<TopicPartition, Long> endOffsets(EmbeddedKafka kafka) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            for (var topic : admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
-                topic.partitions().forEach(p -> request.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
-            }
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, info) -> offsets.put(tp, info.offset()));
-            return offsets;
-        }
-    }
-
-    /** The group's committed offsets: the Kafka source commits them when a checkpoint completes. */
-    private static Map<TopicPartition, Long> committed(EmbeddedKafka kafka, String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
-            Map<TopicPartition, Long> offsets = new HashMap<>();
-            admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
-                    .forEach((tp, m) -> offsets.put(tp, m == null ? -1 : m.offset()));
-            return offsets;
-        }
     }
 }

@@ -7,9 +7,12 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -57,7 +60,30 @@ public final class ApiKeys {
         return DIGEST_PREFIX + HexFormat.of().formatHex(digest(key)) + "=" + tenantId;
     }
 
-    public Optional<String> tenantOf(String presentedKey) {
+    /** A fresh random key per tenant, for a process that prints its keys once ({@code up}, the demo). */
+    public static Map<String, String> generate(List<String> tenants) {
+        SecureRandom random = new SecureRandom();
+        Map<String, String> keyByTenant = new LinkedHashMap<>();
+        for (String tenant : tenants) {
+            byte[] bytes = new byte[24];
+            random.nextBytes(bytes);
+            keyByTenant.put(tenant, "ek_" + HexFormat.of().formatHex(bytes));
+        }
+        return keyByTenant;
+    }
+
+    /** Fixed keys, tenant → key, kept as digests only. */
+    public static ApiKeys of(Map<String, String> keyByTenant) {
+        StringBuilder lines = new StringBuilder();
+        keyByTenant.forEach((tenant, key) -> lines.append(keyFileLine(key, tenant)).append('\n'));
+        return of(lines.toString());
+    }
+
+    /** Who presents a key: its tenant, and a short digest of the key that names it in logs and rate limits. */
+    public record Caller(String tenantId, String keyId) {
+    }
+
+    public Optional<Caller> identify(String presentedKey) {
         if (presentedKey == null) {
             return Optional.empty();
         }
@@ -69,7 +95,11 @@ public final class ApiKeys {
                 match = e.tenantId();
             }
         }
-        return Optional.ofNullable(match);
+        return Optional.ofNullable(match).map(tenant -> new Caller(tenant, HexFormat.of().formatHex(presented, 0, 8)));
+    }
+
+    public Optional<String> tenantOf(String presentedKey) {
+        return identify(presentedKey).map(Caller::tenantId);
     }
 
     private void reloadIfChanged() {

@@ -42,7 +42,7 @@ final class ForgetLog implements AutoCloseable {
             ps.setTimestamp(5, Timestamp.from(at));
             ps.executeUpdate();
         } catch (SQLException e) {
-            reset();
+            close();
             throw e;
         }
     }
@@ -55,7 +55,7 @@ final class ForgetLog implements AutoCloseable {
             ps.setString(3, detail);
             ps.executeUpdate();
         } catch (SQLException e) {
-            reset();
+            close();
             throw e;
         }
     }
@@ -75,7 +75,7 @@ final class ForgetLog implements AutoCloseable {
                         completed == null ? null : completed.toInstant(), rs.wasNull() ? null : removed));
             }
         } catch (SQLException e) {
-            reset();
+            close();
             throw e;
         }
     }
@@ -85,7 +85,7 @@ final class ForgetLog implements AutoCloseable {
         try {
             return connection().isValid(2);
         } catch (SQLException e) {
-            reset();
+            close();
             return false;
         }
     }
@@ -95,10 +95,6 @@ final class ForgetLog implements AutoCloseable {
             connection = DriverManager.getConnection(url, user, password);
         }
         return connection;
-    }
-
-    private void reset() {
-        close();
     }
 
     @Override

@@ -7,9 +7,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.engram.client.EngramProducer;
+import io.engram.client.InvalidPayloadException;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
-import io.engram.client.PayloadValidator;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.RecordType;
@@ -112,7 +112,6 @@ public final class MemoryService implements AutoCloseable {
     private final EngramProducer producer;
     private final Admin kafkaAdmin;
     private final ForgetLog forgetLog;
-    private final PayloadValidator validator;
     private final RateLimiter rateLimiter;
     private final ServiceMetrics metrics = new ServiceMetrics();
     private final Clock clock;
@@ -133,7 +132,6 @@ public final class MemoryService implements AutoCloseable {
         this.producer = new EngramProducer(config.kafkaBootstrap(), new Properties(), config.limits());
         this.kafkaAdmin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrap()));
         this.forgetLog = new ForgetLog(config.postgresUrl(), config.postgresUser(), config.postgresPassword());
-        this.validator = new PayloadValidator(config.limits());
         this.rateLimiter = new RateLimiter(config.ratePerSecond(), config.burst(), System::nanoTime);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
         this.workers = Executors.newFixedThreadPool(64);
@@ -244,7 +242,7 @@ public final class MemoryService implements AutoCloseable {
             default:
                 break;
         }
-        Caller caller = authenticate(exchange);
+        ApiKeys.Caller caller = authenticate(exchange);
         long wait = rateLimiter.acquire(caller.keyId());
         if (wait > 0) {
             throw new ApiError(429, "rate_limited", "too many requests for this key; retry after " + wait + " s", wait);
@@ -293,26 +291,15 @@ public final class MemoryService implements AutoCloseable {
         }
     }
 
-    /** Who is calling: the key's tenant and a short digest of the key, for its rate limit. */
-    private record Caller(String tenantId, String keyId) {
-    }
-
-    private Caller authenticate(HttpExchange exchange) throws ApiError {
+    private ApiKeys.Caller authenticate(HttpExchange exchange) throws ApiError {
         String key = exchange.getRequestHeaders().getFirst("X-Api-Key");
         String authorization = exchange.getRequestHeaders().getFirst("Authorization");
         if (key == null && authorization != null && authorization.startsWith("Bearer ")) {
             key = authorization.substring("Bearer ".length()).trim();
         }
-        Optional<String> tenant = keys.tenantOf(key);
-        if (tenant.isEmpty()) {
-            throw new ApiError(401, "unauthorized", key == null ? "an API key is required" : "unknown API key");
-        }
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
-            return new Caller(tenant.get(), HexFormat.of().formatHex(digest, 0, 8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        String presented = key;
+        return keys.identify(presented).orElseThrow(() -> new ApiError(401, "unauthorized",
+                presented == null ? "an API key is required" : "unknown API key"));
     }
 
     private Answer readiness() {
@@ -400,12 +387,12 @@ public final class MemoryService implements AutoCloseable {
                 continue;
             }
             ObjectNode payload = withDefaults(kind, tenant, item.deepCopy(), now);
-            if (validator.validate(payload.toString().getBytes(StandardCharsets.UTF_8), kind)
-                    instanceof PayloadValidator.Invalid bad) {
-                rejected.addObject().put("index", i).put("code", bad.reason().code()).put("message", bad.message());
+            try {
+                sends.add(producer.send(Payload.of(kind, payload))); // validates as the pipeline does, then sends
+            } catch (InvalidPayloadException bad) {
+                rejected.addObject().put("index", i).put("code", bad.reason().code()).put("message", bad.detail());
                 continue;
             }
-            sends.add(producer.send(Payload.of(kind, payload)));
             accepted.add(storeId(kind, tenant, payload));
         }
         awaitAcks(sends);

@@ -265,11 +265,10 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 covered.addObject().putObject("ids").putArray("values").add(target);
                 covered.addObject().putObject("term").put("source_refs", target);
                 // a summary names its turns by turn id, within its session
-                get(tenantId, target).filter(r -> r.type() == RecordType.TURN).ifPresent(turn -> {
-                    String turnId = target.substring(RecordIds.turn(tenantId, turn.sessionId(), "").length());
-                    ObjectNode bool = covered.addObject().putObject("bool");
-                    ArrayNode filter = bool.putArray("filter");
-                    filter.addObject().putObject("term").put("session_id", turn.sessionId());
+                Optional<MemoryRecord> turn = get(tenantId, target).filter(r -> r.type() == RecordType.TURN);
+                turn.flatMap(t -> RecordIds.turnIdOf(tenantId, t.sessionId(), target)).ifPresent(turnId -> {
+                    ArrayNode filter = covered.addObject().putObject("bool").putArray("filter");
+                    filter.addObject().putObject("term").put("session_id", turn.get().sessionId());
                     filter.addObject().putObject("term").put("source_refs", turnId);
                 });
             }

@@ -4,6 +4,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.Optional;
 
 /**
  * Deterministic OpenSearch ids, so a replay overwrites instead of duplicating. Every id is scoped to its tenant:
@@ -21,6 +22,13 @@ public final class RecordIds {
 
     public static String turn(String tenantId, String sessionId, String turnId) {
         return tenantId + "/" + sessionId + "/" + turnId;
+    }
+
+    /** The turn id within a session of a turn's record id, or empty when the id is no turn of that session. */
+    public static Optional<String> turnIdOf(String tenantId, String sessionId, String recordId) {
+        String prefix = turn(tenantId, sessionId, "");
+        return recordId.startsWith(prefix) && recordId.length() > prefix.length()
+                ? Optional.of(recordId.substring(prefix.length())) : Optional.empty();
     }
 
     /** A document chunk: {@code doc-} + 32 hex of sha256(tenant ‖ 0 ‖ agent ‖ 0 ‖ path ‖ 0 ‖ version ‖ 0 ‖ index). */

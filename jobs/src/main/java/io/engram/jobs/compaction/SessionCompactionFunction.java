@@ -16,6 +16,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.BroadcastState;
@@ -252,12 +253,10 @@ public final class SessionCompactionFunction
             sessionUser.clear();
             return; // maxCompactedSeq stays: a replayed old turn is still recognised as one
         }
-        if (forget.scope() == ForgetScope.MEMORY) {
-            String turnPrefix = RecordIds.turn(tenantAndSession[0], tenantAndSession[1], "");
-            if (!forget.target().startsWith(turnPrefix)) {
-                return;
-            }
-            String turnId = forget.target().substring(turnPrefix.length());
+        Optional<String> forgottenTurn = forget.scope() == ForgetScope.MEMORY
+                ? RecordIds.turnIdOf(tenantAndSession[0], tenantAndSession[1], forget.target()) : Optional.empty();
+        if (forgottenTurn.isPresent()) {
+            String turnId = forgottenTurn.get();
             pending.remove(turnId);
             List<SummaryRecord> kept = new ArrayList<>();
             for (SummaryRecord s : summaries.get()) {

@@ -22,8 +22,7 @@ public record ForgetEvent(String tenantId, String forgetId, ForgetScope scope, S
         }
         return switch (scope) {
             case MEMORY -> target.equals(recordId) || sourceRefs.contains(target) || (sessionId != null
-                    && target.startsWith(RecordIds.turn(tenantId, sessionId, ""))
-                    && sourceRefs.contains(target.substring(RecordIds.turn(tenantId, sessionId, "").length())));
+                    && RecordIds.turnIdOf(tenantId, sessionId, target).filter(sourceRefs::contains).isPresent());
             case SESSION -> target.equals(sessionId);
             case USER -> target.equals(userId);
         };
