@@ -1,39 +1,66 @@
 package io.engram.bench;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.launcher.LiveProduct;
 import io.engram.model.embed.Embedding;
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
-import io.engram.retrieval.ContextService;
-import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
-import io.engram.stack.EmbeddedOpenSearch;
-import io.engram.stack.ServiceOptions;
+import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchMemoryStore;
 import java.io.PrintWriter;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.Random;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Query latency of search and context assembly on the embedded OpenSearch node, for one tenant among 20, at
- * growing record counts; the query embedding is timed on its own too.
+ * The read path against its floor, on the live embedded product ({@code ./engram up}'s): one tenant among
+ * twenty holds N records (and two agent documents' rules); per query text, OpenSearch's own k-NN and BM25
+ * queries sent raw (the floor), {@code POST /v1/search} and {@code POST /v1/context} through HTTP, and the
+ * query embedding alone — p50/p95/p99 at one client and at C concurrent clients, on the same node at the same
+ * moment.
  */
 @Command(name = "retrieval", mixinStandardHelpOptions = true,
-        description = "Query latency p50/p95/p99 of search and context assembly at growing record counts.")
+        description = "Read-path latency (search, context) next to OpenSearch's own k-NN and BM25 queries, at growing record counts.")
 final class BenchRetrievalCommand implements Callable<Integer> {
 
-    private static final Instant NOW = Instant.parse("2026-11-29T12:00:00Z");
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant NOW = Instant.now();
     private static final String TENANT = "bench-tenant";
-    private static final String INDEX = "engram-memories-bench";
+    /** The candidate depth of each retriever of {@code /v1/search} and {@code /v1/context}: the floor asks as deep. */
+    private static final int DEPTH = 50;
+    private static final int RULES_PER_TIER = 60;
+    private static final List<String> KINDS = List.of("embed", "knn", "bm25", "search", "context");
 
     @Spec
     CommandSpec spec;
@@ -47,34 +74,74 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     @Option(names = "--other-records", paramLabel = "N", description = "Records of each other tenant (default: ${DEFAULT-VALUE}).")
     int otherRecords = 1_000;
 
-    @Option(names = "--queries", paramLabel = "N", description = "Measured queries per kind (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--queries", paramLabel = "N", description = "Measured queries per kind and client count (default: ${DEFAULT-VALUE}).")
     int queries = 200;
+
+    @Option(names = "--clients", paramLabel = "C", description = "Concurrent clients of the second round (default: ${DEFAULT-VALUE}).")
+    int clients = 8;
+
+    @Option(names = "--json", description = "Print one JSON object per record count instead of the table.")
+    boolean json;
+
+    /** The service's own account of where each measured read's time went (Server-Timing), by kind and stage. */
+    private final Map<String, Map<String, ConcurrentLinkedQueue<Double>>> stages = new ConcurrentHashMap<>();
+    private final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16)).build();
 
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        try (EmbeddedOpenSearch node = EmbeddedOpenSearch.start(ServiceOptions.ephemeral());
-             Retrieval retrieval = Retrieval.open(node.httpUrl(), INDEX, EmbeddingModel.ALL_MINILM_L6_V2)) {
-            OpenSearchMemoryStore store = retrieval.store();
-            store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), retrieval.embedder().dimension());
+        List<String> tenants = new ArrayList<>(List.of(TENANT));
+        IntStream.range(0, otherTenants).forEach(t -> tenants.add("other-" + t));
+        Properties settings = new Properties();
+        settings.setProperty("service.rate-limit.per-second", "1000000"); // measure the read path, not the limiter
+        settings.setProperty("service.rate-limit.burst", "1000000");
+        ArrayNode results = JSON.createArrayNode();
+        try (LiveProduct product = LiveProduct.start(Optional.empty(), 0, tenants, settings, line -> { });
+             Retrieval retrieval = Retrieval.open(product.pipeline().getProperty("opensearch.url"), index(product))) {
+            Target target = new Target(product, retrieval);
             Corpus corpus = new Corpus(retrieval, 4_000);
+            OpenSearchMemoryStore store = retrieval.store();
             for (int t = 0; t < otherTenants; t++) {
                 load(store, corpus, "other-" + t, 0, otherRecords);
             }
-            load(store, corpus, TENANT, 0, 0);
+            loadRules(store, corpus);
             int loaded = 0;
-            for (int target : records) {
+            for (int n : records) {
                 long start = System.nanoTime();
-                load(store, corpus, TENANT, loaded, target);
+                load(store, corpus, TENANT, loaded, n);
                 store.refresh();
-                out.printf(Locale.ROOT, "%n%,d records for %s (+ %d tenants x %,d), loaded in %.0f s%n", target, TENANT,
-                        otherTenants, otherRecords, (System.nanoTime() - start) / 1e9);
-                loaded = target;
-                measure(retrieval, corpus, target, out);
+                awaitNoMerges(target);
+                loaded = n;
+                if (!json) {
+                    out.printf(Locale.ROOT, "%n%,d records for %s (+ %d tenants x %,d, %d rules), loaded in %.0f s%n", n,
+                            TENANT, otherTenants, otherRecords, 2 * RULES_PER_TIER, (System.nanoTime() - start) / 1e9);
+                }
+                ObjectNode result = JSON.createObjectNode().put("records", n);
+                measure(target, corpus, n, 1, result);
+                measure(target, corpus, n, clients, result.putObject("concurrent").put("clients", clients));
+                results.add(result);
+                if (!json) {
+                    print(out, result);
+                }
                 out.flush();
             }
         }
+        if (json) {
+            out.println(JSON.writerWithDefaultPrettyPrinter().writeValueAsString(results));
+        }
+        out.flush();
         return 0;
+    }
+
+    /** The product under measurement, and the raw OpenSearch address beneath it. */
+    private record Target(LiveProduct product, Retrieval retrieval) {
+        String openSearch() {
+            return product.pipeline().getProperty("opensearch.url") + "/" + index(product);
+        }
+    }
+
+    private static String index(LiveProduct product) {
+        return product.pipeline().getProperty("opensearch.index", MemoryIndexTemplate.INDEX);
     }
 
     /** Sentences from a small vocabulary, embedded once; records reuse them with jittered vectors. */
@@ -100,7 +167,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
             }
         }
 
-        float[] jittered(int i) {
+        synchronized float[] jittered(int i) {
             float[] base = vectors.get(i);
             float[] v = Arrays.copyOf(base, base.length);
             double norm = 0;
@@ -115,6 +182,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
         }
     }
 
+    /** 90 % memories, 10 % turns of 50 sessions, as the gateway and the pipeline would have written them. */
     private static void load(OpenSearchMemoryStore store, Corpus corpus, String tenant, int from, int to) {
         List<MemoryRecord> batch = new ArrayList<>();
         for (int i = from; i < to; i++) {
@@ -123,7 +191,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
             batch.add(MemoryRecord.of(tenant + "-" + i, tenant, turn ? RecordType.TURN : RecordType.MEMORY,
                     corpus.texts.get(c), NOW.minusSeconds(i)).embedding(corpus.jittered(c))
                     .session(turn ? "s" + (i % 50) : null).user("u1")
-                    .role(turn ? (i % 20 == 0 ? "user" : "assistant") : null).position(i).tokens(16).build());
+                    .role(turn ? (i % 20 == 0 ? "user" : "assistant") : null).position(i / 10).tokens(16).build());
             if (batch.size() == 1_000) {
                 store.upsert(batch);
                 batch.clear();
@@ -134,35 +202,213 @@ final class BenchRetrievalCommand implements Callable<Integer> {
         }
     }
 
-    private void measure(Retrieval retrieval, Corpus corpus, int round, PrintWriter out) {
-        Random random = new Random(5);
-        long[] embed = new long[queries];
-        long[] search = new long[queries];
-        long[] context = new long[queries];
-        for (int q = -20; q < queries; q++) {
-            // fresh query texts (per query and per round) so the embedding cache does not hide the model's cost
-            String query = corpus.texts.get(random.nextInt(corpus.texts.size())) + " " + q + " r" + round;
-            long t0 = System.nanoTime();
-            retrieval.embedder().embedQuery(query + " e");
-            long t1 = System.nanoTime();
-            retrieval.retriever().search(new HybridRetriever.Query(TENANT, query + " s", "s1", "u1",
-                    ContextService.MEMORY_TYPES, 10, NOW));
-            long t2 = System.nanoTime();
-            retrieval.context().assemble(new ContextService.Request(TENANT, "s" + random.nextInt(50), "u1", query + " c",
-                    2_000), NOW);
-            long t3 = System.nanoTime();
-            if (q >= 0) {
-                embed[q] = t1 - t0;
-                search[q] = t2 - t1;
-                context[q] = t3 - t2;
-            }
+    /** Two agent documents' hard and soft rules (tiers 1 and 2), with vectors, as the partitioner writes them. */
+    private static void loadRules(OpenSearchMemoryStore store, Corpus corpus) {
+        List<MemoryRecord> rules = new ArrayList<>();
+        for (int i = 0; i < 2 * RULES_PER_TIER; i++) {
+            String doc = i % 2 == 0 ? "AGENTS.md" : "SOUL.md";
+            rules.add(MemoryRecord.of(TENANT + "-rule-" + i, TENANT, RecordType.INVARIANT, "Always " + corpus.texts.get(i) + ".",
+                    NOW).tier(i < RULES_PER_TIER ? 1 : 2).embedding(corpus.jittered(i)).document("bench-agent", doc, 1L)
+                    .position(i).tokens(12).build());
         }
-        report(out, "query embedding", embed);
-        report(out, "search (k=10, incl. embedding)", search);
-        report(out, "context (2000 tokens, incl. embedding)", context);
+        store.upsert(rules);
     }
 
-    private static void report(PrintWriter out, String what, long[] nanos) {
-        out.printf(Locale.ROOT, "  %-40s %s%n", what, Latencies.ofNanos(what, nanos).summary());
+    /**
+     * {@code queries} queries of every kind at {@code concurrency} clients, into {@code result}. One client runs
+     * the kinds interleaved, query by query, so that each meets the node in the same state (merges, caches); C
+     * clients run one kind at a time, so that each kind's throughput is its own.
+     */
+    private void measure(Target target, Corpus corpus, int round, int concurrency, ObjectNode result) throws Exception {
+        List<List<String>> phases = concurrency == 1 ? List.of(KINDS) : KINDS.stream().map(List::of).toList();
+        ObjectNode errors = JSON.createObjectNode();
+        for (List<String> phase : phases) {
+            Map<String, long[]> nanos = new LinkedHashMap<>();
+            Map<String, AtomicLong> failed = new LinkedHashMap<>();
+            phase.forEach(kind -> {
+                nanos.put(kind, new long[queries]);
+                failed.put(kind, new AtomicLong());
+            });
+            stages.clear();
+            AtomicInteger next = new AtomicInteger(-10 * concurrency); // the first ten per client warm up
+            AtomicLong measuredFrom = new AtomicLong(Long.MAX_VALUE);
+            ExecutorService pool = Executors.newFixedThreadPool(concurrency);
+            List<Future<?>> running = new ArrayList<>();
+            for (int c = 0; c < concurrency; c++) {
+                running.add(pool.submit(() -> {
+                    for (int q = next.getAndIncrement(); q < queries; q = next.getAndIncrement()) {
+                        if (q == 0) {
+                            measuredFrom.set(System.nanoTime());
+                        }
+                        for (String kind : phase) {
+                            // a fresh text per query, kind and round, so that no embedding cache hides the model's cost
+                            Random random = new Random(31L * q + round);
+                            String text = corpus.texts.get(random.nextInt(corpus.texts.size())) + " " + kind + q + "r"
+                                    + round + "c" + concurrency;
+                            // the floor's k-NN query gets its vector before the clock starts: the embedding is timed apart
+                            float[] vector = kind.equals("knn") ? target.retrieval().embedder().embedQuery(text).vector() : null;
+                            long t0 = System.nanoTime();
+                            boolean ok = run(target, kind, text, vector, random, q >= 0);
+                            long elapsed = System.nanoTime() - t0;
+                            if (q >= 0) {
+                                nanos.get(kind)[q] = elapsed;
+                                if (!ok) {
+                                    failed.get(kind).incrementAndGet();
+                                }
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : running) {
+                f.get();
+            }
+            pool.shutdown();
+            double seconds = (System.nanoTime() - measuredFrom.get()) / 1e9;
+            for (String kind : phase) {
+                Latencies l = Latencies.ofNanos(kind, nanos.get(kind));
+                ObjectNode node = kind.equals("knn") || kind.equals("bm25")
+                        ? (result.has("floor") ? (ObjectNode) result.get("floor") : result.putObject("floor")).putObject(kind)
+                        : result.putObject(kind);
+                node.put("p50", l.percentile(0.50)).put("p95", l.percentile(0.95)).put("p99", l.percentile(0.99));
+                if (phase.size() == 1) {
+                    node.put("per_second", queries / seconds);
+                }
+                if (stages.containsKey(kind)) {
+                    ObjectNode byStage = node.putObject("stages");
+                    stages.get(kind).forEach((stage, millis) -> {
+                        Latencies sl = Latencies.of(stage, millis.stream().mapToDouble(Double::doubleValue).toArray());
+                        byStage.putObject(stage).put("p50", sl.percentile(0.50)).put("p95", sl.percentile(0.95));
+                    });
+                }
+                errors.put(kind, failed.get(kind).get());
+            }
+        }
+        result.set("errors", errors);
+    }
+
+    /** Waits until the node merges no segment: a bulk load leaves merges running that no steady index has. */
+    private void awaitNoMerges(Target target) throws Exception {
+        URI stats = URI.create(target.product().pipeline().getProperty("opensearch.url") + "/_nodes/stats/indices/merges");
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode nodes = JSON.readTree(http.send(HttpRequest.newBuilder(stats).GET().build(),
+                    HttpResponse.BodyHandlers.ofString()).body()).path("nodes");
+            long merging = 0;
+            for (JsonNode node : nodes) {
+                merging += node.at("/indices/merges/current").asLong();
+            }
+            if (merging == 0) {
+                return;
+            }
+            Thread.sleep(500);
+        }
+        throw new IllegalStateException("the node was still merging segments ten minutes after the load");
+    }
+
+    /** One query of {@code kind}; false when the answer was not a success. */
+    private boolean run(Target target, String kind, String text, float[] vector, Random random, boolean measured)
+            throws Exception {
+        switch (kind) {
+            case "embed" -> {
+                target.retrieval().embedder().embedQuery(text);
+                return true;
+            }
+            case "knn" -> {
+                return rawSearch(target, knnQuery(vector));
+            }
+            case "bm25" -> {
+                return rawSearch(target, bm25Query(text));
+            }
+            case "search" -> {
+                ObjectNode body = JSON.createObjectNode().put("query", text).put("k", 10);
+                return post(target, kind, "/v1/search", body, measured);
+            }
+            default -> {
+                ObjectNode body = JSON.createObjectNode().put("query", text).put("budget_tokens", 2_000)
+                        .put("session_id", "s" + random.nextInt(50)).put("user_id", "u1");
+                return post(target, kind, "/v1/context", body, measured);
+            }
+        }
+    }
+
+    private static ObjectNode knnQuery(float[] vector) {
+        ObjectNode search = JSON.createObjectNode().put("size", DEPTH);
+        search.putObject("_source").putArray("excludes").add("embedding");
+        ObjectNode knn = search.putObject("query").putObject("knn").putObject("embedding").put("k", DEPTH);
+        ArrayNode v = knn.putArray("vector");
+        for (float f : vector) {
+            v.add(f);
+        }
+        knn.putObject("filter").putObject("term").put("tenant_id", TENANT);
+        return search;
+    }
+
+    private static ObjectNode bm25Query(String text) {
+        ObjectNode search = JSON.createObjectNode().put("size", DEPTH);
+        search.putObject("_source").putArray("excludes").add("embedding");
+        ObjectNode bool = search.putObject("query").putObject("bool");
+        bool.putObject("must").putObject("match").put("text.en", text);
+        bool.putArray("filter").addObject().putObject("term").put("tenant_id", TENANT);
+        return search;
+    }
+
+    private boolean rawSearch(Target target, ObjectNode body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.openSearch() + "/_search?routing="
+                        + URLEncoder.encode(TENANT, StandardCharsets.UTF_8))).timeout(Duration.ofSeconds(60))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        return response.statusCode() == 200 && JSON.readTree(response.body()).at("/hits/hits").size() > 0;
+    }
+
+    /** Posts to the service; a measured answer's Server-Timing stages join {@link #stages} under {@code kind}. */
+    private boolean post(Target target, String kind, String path, ObjectNode body, boolean measured) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(target.product().apiUrl() + path))
+                .timeout(Duration.ofSeconds(60)).header("Authorization", "Bearer " + target.product().keys().get(TENANT))
+                .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build();
+        HttpResponse<Void> response = http.send(request, HttpResponse.BodyHandlers.discarding());
+        if (measured) {
+            for (String stage : response.headers().firstValue("Server-Timing").orElse("").split(",\\s*")) {
+                String[] parts = stage.split(";dur=");
+                if (parts.length == 2) {
+                    stages.computeIfAbsent(kind, k -> new ConcurrentHashMap<>())
+                            .computeIfAbsent(parts[0], k -> new ConcurrentLinkedQueue<>()).add(Double.parseDouble(parts[1]));
+                }
+            }
+        }
+        return response.statusCode() == 200;
+    }
+
+    private static void print(PrintWriter out, JsonNode result) {
+        for (JsonNode run : List.of(result, result.get("concurrent"))) {
+            int c = run.has("clients") ? run.get("clients").asInt() : 1;
+            out.printf(Locale.ROOT, "  %d client(s)%n", c);
+            for (String kind : KINDS) {
+                JsonNode k = run.has(kind) ? run.get(kind) : run.get("floor").get(kind);
+                String label = switch (kind) {
+                    case "embed" -> "query embedding";
+                    case "knn" -> "floor: raw k-NN (50)";
+                    case "bm25" -> "floor: raw BM25 (50)";
+                    case "search" -> "POST /v1/search (k=10)";
+                    default -> "POST /v1/context (2000 tokens)";
+                };
+                out.printf(Locale.ROOT, "    %-32s p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms  %s%d errors%n", label,
+                        k.get("p50").asDouble(), k.get("p95").asDouble(), k.get("p99").asDouble(),
+                        k.has("per_second") ? String.format(Locale.ROOT, "%7.1f/s  ", k.get("per_second").asDouble()) : "",
+                        run.get("errors").get(kind).asLong());
+                if (k.has("stages")) {
+                    StringBuilder line = new StringBuilder();
+                    k.get("stages").properties().forEach(e -> line.append(String.format(Locale.ROOT, "  %s %.1f/%.1f",
+                            e.getKey(), e.getValue().get("p50").asDouble(), e.getValue().get("p95").asDouble())));
+                    out.printf(Locale.ROOT, "      in the service, ms p50/p95:%s%n", line);
+                }
+            }
+        }
+        JsonNode floor = result.get("floor");
+        double budget = floor.at("/knn/p95").asDouble() + floor.at("/bm25/p95").asDouble() + result.at("/embed/p95").asDouble();
+        out.printf(Locale.ROOT, "  context p95 / (k-NN p95 + BM25 p95 + embedding p95) = %.2f%n",
+                result.at("/context/p95").asDouble() / budget);
     }
 }

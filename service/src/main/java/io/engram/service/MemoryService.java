@@ -16,6 +16,7 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
+import io.engram.retrieval.Stages;
 import io.engram.store.MemoryStore;
 import io.engram.store.RecordIds;
 import java.io.IOException;
@@ -255,11 +256,11 @@ public final class MemoryService implements AutoCloseable {
                     readBody(exchange, config.limits().maxDocumentBytes() + 64 * 1024));
             case "POST /v1/context" -> {
                 JsonNode body = readBody(exchange, MAX_BODY_BYTES);
-                yield new Answer(200, reading(() -> context(tenant, body)));
+                yield new Answer(200, reading(() -> context(tenant, body, exchange)));
             }
             case "POST /v1/search" -> {
                 JsonNode body = readBody(exchange, MAX_BODY_BYTES);
-                yield new Answer(200, reading(() -> search(tenant, body)));
+                yield new Answer(200, reading(() -> search(tenant, body, exchange)));
             }
             case "GET /v1/memories" -> new Answer(200, reading(() -> list(tenant, query(exchange))));
             case "GET /v1/memories/{id}" -> new Answer(200, ResponsesJson.record(retrieval.store().get(tenant, parameter)
@@ -456,17 +457,19 @@ public final class MemoryService implements AutoCloseable {
         }
     }
 
-    private ObjectNode context(String tenant, JsonNode body) throws ApiError {
+    private ObjectNode context(String tenant, JsonNode body, HttpExchange exchange) throws ApiError {
         String session = optionalText(body, "session_id");
         String user = optionalText(body, "user_id");
         String query = requiredText(body, "query");
         int budget = boundedInt(body, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
+        Stages stages = new Stages();
         AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, session, user, query, budget),
-                clock.instant());
+                clock.instant(), stages);
+        exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
         return ResponsesJson.context(tenant, c);
     }
 
-    private ObjectNode search(String tenant, JsonNode body) throws ApiError {
+    private ObjectNode search(String tenant, JsonNode body, HttpExchange exchange) throws ApiError {
         String query = requiredText(body, "query");
         int k = boundedInt(body, "k", 1, MAX_K, 10);
         Set<RecordType> types = EnumSet.noneOf(RecordType.class);
@@ -479,8 +482,11 @@ public final class MemoryService implements AutoCloseable {
                 types.add(recordType(t.asText()));
             }
         }
-        return ResponsesJson.search(tenant, retrieval.retriever().search(new HybridRetriever.Query(tenant, query,
-                optionalText(body, "session_id"), optionalText(body, "user_id"), types, k, clock.instant())));
+        Stages stages = new Stages();
+        List<HybridRetriever.Result> results = retrieval.retriever().search(new HybridRetriever.Query(tenant, query,
+                optionalText(body, "session_id"), optionalText(body, "user_id"), types, k, clock.instant()), stages);
+        exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
+        return ResponsesJson.search(tenant, results);
     }
 
     private ObjectNode list(String tenant, Map<String, String> query) throws ApiError {

@@ -1,9 +1,9 @@
 package io.engram.retrieval;
 
 import io.engram.model.partition.TierBudget;
-import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
@@ -20,7 +20,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * "Assemble the context for tenant T, session S, query Q within B tokens": the tenant's hard and soft rules,
@@ -40,6 +42,9 @@ public final class ContextService {
     public static final Set<RecordType> CONTEXT_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
             RecordType.KNOWLEDGE, RecordType.TURN);
     private static final int MAX_RULES = 10_000;
+    private static final List<Integer> RULE_TIERS = List.of(1, 2);
+    /** Rules held for all tenants together (tens of MB): a few hundred per agent document, so hundreds of tenants. */
+    private static final int CACHED_RULES = 50_000;
     private static final int TAIL_WINDOW = 256;
 
     /** One request. */
@@ -97,6 +102,7 @@ public final class ContextService {
     private final HybridRetriever retriever;
     private final ContextAssembler assembler;
     private final Options options;
+    private final RuleCache ruleCache = new RuleCache(CACHED_RULES);
 
     public ContextService(MemoryStore store, HybridRetriever retriever, Options options) {
         this.store = store;
@@ -106,32 +112,50 @@ public final class ContextService {
     }
 
     public AssembledContext assemble(Request request, Instant now) {
-        List<ContextItem> hard = rules(request.tenantId(), 1);
-        List<ContextItem> soft = rules(request.tenantId(), 2);
-        List<ContextItem> recent = request.sessionId() == null ? List.of() : recentTail(request);
+        return assemble(request, now, new Stages());
+    }
+
+    /** {@link #assemble(Request, Instant)}, timing each stage into {@code stages}. */
+    public AssembledContext assemble(Request request, Instant now, Stages stages) {
+        // one round trip for the rules' stamp, the session's tail and both retrievers; the rules themselves only when
+        // their stamp moved; a second one for the neighbours of what was found
+        MemoryStore.ReadBatch reads = store.reads(request.tenantId());
+        Supplier<MemoryStore.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
+        Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
+                : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
+        boolean asked = request.query() != null && !request.query().isBlank();
+        Supplier<List<HybridRetriever.Result>> found = asked ? retriever.search(reads, new HybridRetriever.Query(
+                request.tenantId(), request.query(), request.sessionId(), request.userId(), options.memoryTypes(),
+                options.candidates(), now)) : List::of;
+        stages.lap("embed");
+        reads.run();
+        stages.lap("search");
+        RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
+        stages.lap("rules");
+        List<ContextItem> recent = recentTail(tail.get());
         Map<String, ContextItem> candidates = new LinkedHashMap<>();
         List<Excluded> unrelated = new ArrayList<>();
-        if (request.query() != null && !request.query().isBlank()) {
-            List<HybridRetriever.Result> hits = retriever.search(new HybridRetriever.Query(request.tenantId(),
-                    request.query(), request.sessionId(), request.userId(), options.memoryTypes(), options.candidates(), now));
-            double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
-            List<HybridRetriever.Result> related = new ArrayList<>();
-            for (HybridRetriever.Result r : hits) {
-                if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
-                    related.add(r);
-                    candidates.put(r.record().id(), ContextItem.of(r.record(), r.score()));
-                } else {
-                    unrelated.add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
-                            "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
-                            r.cosine(), options.floor().minimumCosine(bestCosine))));
-                }
-            }
-            if (options.neighbours().radius() > 0) {
-                addNeighbours(request.tenantId(), related, candidates);
+        List<HybridRetriever.Result> hits = found.get();
+        double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
+        List<HybridRetriever.Result> related = new ArrayList<>();
+        for (HybridRetriever.Result r : hits) {
+            if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
+                related.add(r);
+                candidates.put(r.record().id(), ContextItem.of(r.record(), r.score()));
+            } else {
+                unrelated.add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
+                        "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
+                        r.cosine(), options.floor().minimumCosine(bestCosine))));
             }
         }
-        AssembledContext context = assembler.assemble(request.budgetTokens(), hard, recent, soft,
+        stages.lap("rank");
+        if (options.neighbours().radius() > 0) {
+            addNeighbours(request.tenantId(), related, candidates);
+        }
+        stages.lap("neighbours");
+        AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),
                 new ArrayList<>(candidates.values()));
+        stages.lap("assemble");
         if (unrelated.isEmpty()) {
             return context;
         }
@@ -164,18 +188,33 @@ public final class ContextService {
         }
     }
 
-    private List<ContextItem> rules(String tenantId, int tier) {
-        List<MemoryRecord> records = new ArrayList<>(store.find(tenantId, Map.of("tier", tier),
-                Set.of(RecordType.INVARIANT), MAX_RULES, null, true));
+    /** The tenant's rules: from the cache while their stamp holds, else read (without vectors) and cached. */
+    private RuleCache.Rules rules(String tenantId, MemoryStore.Stamp stamp) {
+        if (stamp.records() == 0) {
+            return new RuleCache.Rules(List.of(), List.of());
+        }
+        Optional<RuleCache.Rules> cached = ruleCache.get(tenantId, stamp);
+        if (cached.isPresent()) {
+            return cached.get();
+        }
+        MemoryStore.ReadBatch reads = store.reads(tenantId);
+        Supplier<List<MemoryRecord>> hard = reads.find(Map.of("tier", 1), Set.of(RecordType.INVARIANT), MAX_RULES, null, true);
+        Supplier<List<MemoryRecord>> soft = reads.find(Map.of("tier", 2), Set.of(RecordType.INVARIANT), MAX_RULES, null, true);
+        reads.run();
+        RuleCache.Rules rules = new RuleCache.Rules(inDocumentOrder(hard.get()), inDocumentOrder(soft.get()));
+        ruleCache.put(tenantId, stamp, rules);
+        return rules;
+    }
+
+    private static List<ContextItem> inDocumentOrder(List<MemoryRecord> rules) {
+        List<MemoryRecord> records = new ArrayList<>(rules);
         records.sort(Comparator.comparing((MemoryRecord r) -> r.agentId() == null ? "" : r.agentId())
                 .thenComparing(r -> r.docPath() == null ? "" : r.docPath())
                 .thenComparing(r -> r.position() == null ? 0 : r.position()));
         return records.stream().map(r -> ContextItem.of(r, 0)).toList();
     }
 
-    private List<ContextItem> recentTail(Request request) {
-        List<MemoryRecord> newestFirst = store.find(request.tenantId(), Map.of("session_id", request.sessionId()),
-                Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
+    private List<ContextItem> recentTail(List<MemoryRecord> newestFirst) {
         List<TailTurn> turns = new ArrayList<>();
         for (int i = newestFirst.size() - 1; i >= 0; i--) {
             turns.add(new TailTurn(newestFirst.get(i)));

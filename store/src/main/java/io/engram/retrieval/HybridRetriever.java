@@ -6,8 +6,8 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
 import io.engram.model.retrieval.RecordType;
-import io.engram.store.MemoryStore;
 import io.engram.store.MemoryStore.ScoredRecord;
+import io.engram.store.MemoryStore;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -17,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * Hybrid retrieval for one tenant: BM25 and filtered k-NN candidates from OpenSearch, fused by reciprocal rank
@@ -74,14 +75,38 @@ public final class HybridRetriever {
     }
 
     public List<Result> search(Query query) {
+        return search(query, new Stages());
+    }
+
+    /** {@link #search(Query)}, timing its stages into {@code stages}. */
+    public List<Result> search(Query query, Stages stages) {
+        MemoryStore.ReadBatch batch = store.reads(query.tenantId());
+        Supplier<List<Result>> results = search(batch, query);
+        stages.lap("embed");
+        batch.run();
+        stages.lap("search");
+        List<Result> ranked = results.get();
+        stages.lap("rank");
+        return ranked;
+    }
+
+    /**
+     * Embeds the query and queues its BM25 and k-NN searches in {@code batch}, so that they travel with the
+     * caller's other reads; the results are ready once the batch has run.
+     */
+    public Supplier<List<Result>> search(MemoryStore.ReadBatch batch, Query query) {
         float[] vector = embedder.embedQuery(query.text()).vector();
         int depth = Math.max(query.k(), options.candidateDepth());
-        List<ScoredRecord> lexical = store.bm25(query.tenantId(), query.text(), depth, query.types());
-        List<ScoredRecord> semantic = store.knn(query.tenantId(), vector, depth, query.types());
+        Supplier<List<ScoredRecord>> lexical = batch.bm25(query.text(), depth, query.types());
+        Supplier<List<ScoredRecord>> semantic = batch.knn(vector, depth, query.types());
+        return () -> rank(query, vector, lexical.get(), semantic.get());
+    }
 
+    private List<Result> rank(Query query, float[] vector, List<ScoredRecord> lexical, List<ScoredRecord> semantic) {
         Map<String, MemoryRecord> records = new LinkedHashMap<>();
         Map<String, Integer> lexicalRank = new HashMap<>();
         Map<String, Integer> vectorRank = new HashMap<>();
+        Map<String, Double> cosines = new HashMap<>();
         for (int i = 0; i < lexical.size(); i++) {
             MemoryRecord r = lexical.get(i).record();
             records.putIfAbsent(r.id(), r);
@@ -91,6 +116,7 @@ public final class HybridRetriever {
             MemoryRecord r = semantic.get(i).record();
             records.putIfAbsent(r.id(), r);
             vectorRank.put(r.id(), i + 1);
+            cosines.put(r.id(), semantic.get(i).score());
         }
         Map<String, Double> fused = RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
                 semantic.stream().map(s -> s.record().id()).toList()), options.rrfK());
@@ -99,7 +125,9 @@ public final class HybridRetriever {
         List<Result> results = new ArrayList<>();
         for (Map.Entry<String, Double> candidate : fused.entrySet()) {
             MemoryRecord r = records.get(candidate.getKey());
-            double cosine = r.embedding() == null ? 0 : Vectors.dot(vector, r.embedding());
+            // k-NN scored its hits' cosines; a hit of BM25 alone brought its vector
+            double cosine = cosines.containsKey(r.id()) ? cosines.get(r.id())
+                    : r.embedding() == null ? 0 : Vectors.dot(vector, r.embedding());
             double age = Math.max(0, Duration.between(r.ts(), query.now()).toMillis() / 1000.0);
             MemoryScore.Scope scope = MemoryScore.Scope.of(r.sessionId(), r.userId(), query.sessionId(), query.userId());
             double score = options.score().score(cosine, age, scope,

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 
 /**
  * The memory index as the job's operators and the read path use it. Every read and write names its tenant;
@@ -32,6 +33,38 @@ public interface MemoryStore extends AutoCloseable {
 
     /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
     record Page(List<MemoryRecord> records, String nextCursor) {
+    }
+
+    /**
+     * A stamp of a set of records that changes when one of them is added, removed, or replaced by another
+     * document version or tier: their count and the sums of {@code doc_version}, {@code tier}, {@code position} and
+     * {@code tokens}. What a cache of a tenant's rules is keyed by.
+     */
+    record Stamp(long records, double versions, double tiers, double positions, double tokens) {
+    }
+
+    /**
+     * Reads of one tenant queued and sent in one round trip ({@code _msearch}). Each method queues a search and
+     * returns the holder of its answer, readable once {@link #run()} has returned. Term values that are
+     * collections match any of their elements.
+     */
+    interface ReadBatch {
+
+        /** {@link MemoryStore#bm25}, each hit with its vector (the read path scores its cosine). */
+        Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types);
+
+        /** {@link MemoryStore#knn}: hits scored by their cosine similarity to {@code vector}, without vectors. */
+        Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types);
+
+        /** {@link MemoryStore#find}, without vectors. */
+        Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size, String sortField,
+                                          boolean ascending);
+
+        /** The {@link Stamp} of the records matching every term. */
+        Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types);
+
+        /** Sends every queued search at once; a failed search fails the batch. */
+        void run();
     }
 
     /** How many of a tenant's records there are, and how many contain each term (BM25's N and df). */
@@ -88,11 +121,19 @@ public interface MemoryStore extends AutoCloseable {
     /** Makes every write so far searchable (tests, the demo, cycle closing). */
     void refresh();
 
+    /** A batch of reads of the tenant, sent together. */
+    ReadBatch reads(String tenantId);
+
     /**
      * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's
      * records only, optionally of some types.
      */
-    List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types);
+    default List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<ScoredRecord>> hits = batch.bm25(query, k, types);
+        batch.run();
+        return hits.get();
+    }
 
     /**
      * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
@@ -111,10 +152,21 @@ public interface MemoryStore extends AutoCloseable {
     /** {@link TermCounts} over the tenant's records of {@code types}: one search, one {@code filters} bucket per term. */
     TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types);
 
-    /** k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return. */
-    List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types);
+    /**
+     * k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return;
+     * scored by cosine similarity, without vectors.
+     */
+    default List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<ScoredRecord>> hits = batch.knn(vector, k, types);
+        batch.run();
+        return hits.get();
+    }
 
-    /** Records of the tenant matching exact field values, sorted by {@code sortField} (ascending or not). */
+    /**
+     * Records of the tenant matching exact field values (or any of a collection's), sorted by {@code sortField}
+     * (ascending or not), with their vectors.
+     */
     List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size, String sortField, boolean ascending);
 
     /** How many records the tenant has (of the given types; all when empty). */

@@ -1,6 +1,8 @@
 package io.engram.store;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -21,19 +23,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
+import java.util.function.Supplier;
 import org.apache.hc.core5.http.HttpHost;
 import org.opensearch.client.json.JsonData;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch.OpenSearchClient;
-import org.opensearch.client.opensearch._types.FieldValue;
 import org.opensearch.client.opensearch._types.OpenSearchException;
-import org.opensearch.client.opensearch._types.SortOrder;
-import org.opensearch.client.opensearch._types.query_dsl.Query;
 import org.opensearch.client.opensearch.core.BulkResponse;
-import org.opensearch.client.opensearch.core.SearchResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkOperation;
 import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
-import org.opensearch.client.opensearch.core.search.Hit;
 import org.opensearch.client.opensearch.generic.Requests;
 import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBuilder;
 
@@ -295,66 +294,50 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
     /** The sessions in which a user's records appear. */
     private List<String> sessionsOf(String tenantId, String userId) {
-        ObjectNode body = JSON.createObjectNode().put("size", 0);
-        ArrayNode filter = body.putObject("query").putObject("bool").putArray("filter");
-        filter.addObject().putObject("term").put("tenant_id", tenantId);
-        filter.addObject().putObject("term").put("user_id", userId);
-        body.putObject("aggs").putObject("sessions").putObject("terms").put("field", "session_id").put("size", 65_536);
-        String response = send("POST", "/" + index + "/_search?routing=" + URLEncoder.encode(tenantId,
-                StandardCharsets.UTF_8), body.toString(), 200);
-        List<String> sessions = new ArrayList<>();
-        try {
-            JSON.readTree(response).at("/aggregations/sessions/buckets").forEach(b -> sessions.add(b.get("key").asText()));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return sessions;
+        Reads reads = new Reads(tenantId);
+        ObjectNode search = reads.search(0, Set.of(), false);
+        reads.where(search, Map.of("user_id", userId));
+        search.putObject("aggs").putObject("sessions").putObject("terms").put("field", "session_id").put("size", 65_536);
+        Supplier<List<String>> sessions = reads.add(search, answer -> {
+            List<String> keys = new ArrayList<>();
+            answer.aggregations().at("/sessions/buckets").forEach(b -> keys.add(b.get("key").asText()));
+            return keys;
+        });
+        reads.run();
+        return sessions.get();
     }
 
     @Override
     public Optional<MemoryRecord> get(String tenantId, String id) {
-        List<ScoredRecord> hits = search(tenantId, 1, Query.of(q -> q.bool(b -> b.filter(filters(tenantId, Set.of()))
-                .filter(f -> f.ids(i -> i.values(id))))), null, false);
-        return hits.stream().map(ScoredRecord::record).findFirst();
+        Reads reads = new Reads(tenantId);
+        ObjectNode search = reads.search(1, Set.of(), false);
+        ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("ids").putArray("values").add(id);
+        Supplier<List<ScoredRecord>> hits = reads.add(search, reads::records);
+        reads.run();
+        return hits.get().stream().map(ScoredRecord::record).findFirst();
     }
 
     @Override
     public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
-        ObjectNode body = JSON.createObjectNode().put("size", limit + 1);
-        body.putObject("_source").putArray("excludes").add("embedding");
-        ArrayNode filter = body.putObject("query").putObject("bool").putArray("filter");
-        filter.addObject().putObject("term").put("tenant_id", tenantId);
-        if (!types.isEmpty()) {
-            ArrayNode values = filter.addObject().putObject("terms").putArray("type");
-            types.forEach(t -> values.add(t.label()));
-        }
-        terms.forEach((field, value) -> filter.addObject().putObject("term").putPOJO(field, value));
-        ArrayNode sort = body.putArray("sort");
+        Reads reads = new Reads(tenantId);
+        ObjectNode search = reads.search(limit + 1, types, false);
+        reads.where(search, terms);
+        ArrayNode sort = search.putArray("sort");
         sort.addObject().put("ts", "desc");
         sort.addObject().put("_id", "asc");
         if (cursor != null) {
-            body.set("search_after", PageCursor.decode(cursor));
+            search.set("search_after", PageCursor.decode(cursor));
         }
-        String response = send("POST", "/" + index + "/_search?routing=" + URLEncoder.encode(tenantId,
-                StandardCharsets.UTF_8), body.toString(), 200);
+        Supplier<SearchAnswer> answer = reads.add(search, a -> a);
+        reads.run();
         List<MemoryRecord> records = new ArrayList<>();
         JsonNode last = null;
-        try {
-            for (JsonNode hit : JSON.readTree(response).at("/hits/hits")) {
-                if (records.size() == limit) {
-                    return new Page(records, PageCursor.encode(last));
-                }
-                @SuppressWarnings("unchecked")
-                Map<String, Object> source = JSON.convertValue(hit.get("_source"), Map.class);
-                MemoryRecord record = MemoryRecord.fromSource(hit.get("_id").asText(), source);
-                if (!tenantId.equals(record.tenantId())) {
-                    throw new IllegalStateException("tenant filter breached: " + record.id() + " of " + record.tenantId());
-                }
-                records.add(record);
-                last = hit.get("sort");
+        for (SearchHit hit : answer.get().hits().hits()) {
+            if (records.size() == limit) {
+                return new Page(records, PageCursor.encode(last));
             }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+            records.add(reads.record(hit));
+            last = hit.sort();
         }
         return new Page(records, null);
     }
@@ -369,193 +352,300 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
-        Query match = Query.of(q -> q.match(m -> m.field("text.en").query(FieldValue.of(query))));
-        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(match).filter(filters(tenantId, types)))), null, true);
+    public ReadBatch reads(String tenantId) {
+        return new Reads(tenantId);
     }
 
     @Override
     public List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
-        List<Query> around = new ArrayList<>();
+        Reads reads = new Reads(tenantId);
+        ObjectNode search = reads.search(0, Set.of(RecordType.TURN), false);
+        ObjectNode bool = (ObjectNode) search.at("/query/bool");
+        ArrayNode around = bool.putArray("should");
         int size = 0;
         for (Map.Entry<String, Set<Integer>> session : positionsBySession.entrySet()) {
             for (int position : session.getValue()) {
-                around.add(Query.of(q -> q.bool(b -> b
-                        .filter(f -> f.term(t -> t.field("session_id").value(FieldValue.of(session.getKey()))))
-                        .filter(f -> f.range(r -> r.field("position").gte(JsonData.of(position - radius))
-                                .lte(JsonData.of(position + radius)))))));
+                ArrayNode filter = around.addObject().putObject("bool").putArray("filter");
+                filter.addObject().putObject("term").put("session_id", session.getKey());
+                filter.addObject().putObject("range").putObject("position").put("gte", position - radius)
+                        .put("lte", position + radius);
                 size += 2 * radius + 1;
             }
         }
-        if (around.isEmpty()) {
+        if (size == 0) {
             return List.of();
         }
-        return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters(tenantId, Set.of(RecordType.TURN)))
-                .should(around).minimumShouldMatch("1"))), null, false).stream().map(ScoredRecord::record).toList();
+        bool.put("minimum_should_match", 1);
+        search.put("size", size);
+        Supplier<List<ScoredRecord>> hits = reads.add(search, reads::records);
+        reads.run();
+        return hits.get().stream().map(ScoredRecord::record).toList();
     }
 
     @Override
     public List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types) {
-        List<String> searches = new ArrayList<>();
+        Reads reads = new Reads(tenantId);
+        List<Supplier<List<RefHit>>> answers = new ArrayList<>();
         for (String query : queries) {
-            var search = JSON.createObjectNode().put("size", size);
+            ObjectNode search = reads.search(size, types, false);
+            search.remove("_source");
             search.putArray("_source").add("source_refs").add("text");
-            var bool = search.putObject("query").putObject("bool");
-            bool.putObject("must").putObject("match").put("text", query);
-            tenantFilter(bool.putArray("filter"), tenantId, types);
-            searches.add(search.toString());
+            ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text", query);
+            answers.add(reads.add(search, answer -> {
+                List<RefHit> hits = new ArrayList<>();
+                for (SearchHit hit : answer.hits().hits()) {
+                    List<String> refs = new ArrayList<>();
+                    if (hit.source().get("source_refs") instanceof List<?> list) {
+                        list.forEach(r -> refs.add(String.valueOf(r)));
+                    }
+                    hits.add(new RefHit(hit.id(), refs, String.valueOf(hit.source().get("text"))));
+                }
+                return hits;
+            }));
         }
-        List<List<RefHit>> results = new ArrayList<>();
-        for (var response : msearch(tenantId, searches)) {
-            List<RefHit> hits = new ArrayList<>();
-            for (var hit : response.path("hits").path("hits")) {
-                List<String> refs = new ArrayList<>();
-                hit.path("_source").path("source_refs").forEach(r -> refs.add(r.asText()));
-                hits.add(new RefHit(hit.get("_id").asText(), refs, hit.path("_source").path("text").asText()));
-            }
-            results.add(hits);
-        }
-        return results;
+        reads.run();
+        return answers.stream().map(Supplier::get).toList();
     }
 
     @Override
     public TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types) {
         List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
-        var search = JSON.createObjectNode().put("size", 0).put("track_total_hits", true);
-        tenantFilter(search.putObject("query").putObject("bool").putArray("filter"), tenantId, types);
+        Reads reads = new Reads(tenantId);
+        ObjectNode search = reads.search(0, types, false).put("track_total_hits", true);
         if (!ordered.isEmpty()) { // OpenSearch refuses a filters aggregation without filters
-            var buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
+            ObjectNode buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
             for (int i = 0; i < ordered.size(); i++) {
                 buckets.putObject("t" + i).putObject("term").put("text", ordered.get(i));
             }
         }
-        JsonNode response = msearch(tenantId, List.of(search.toString())).get(0);
+        Supplier<SearchAnswer> answer = reads.add(search, a -> a);
+        reads.run();
         Map<String, Long> df = new HashMap<>();
         for (int i = 0; i < ordered.size(); i++) {
-            df.put(ordered.get(i), response.path("aggregations").path("df").path("buckets").path("t" + i).path("doc_count").asLong());
+            df.put(ordered.get(i), answer.get().aggregations().path("df").path("buckets").path("t" + i).path("doc_count").asLong());
         }
-        return new TermCounts(response.path("hits").path("total").path("value").asLong(), df);
-    }
-
-    private static void tenantFilter(ArrayNode filter, String tenantId, Set<RecordType> types) {
-        filter.addObject().putObject("term").put("tenant_id", tenantId);
-        if (!types.isEmpty()) {
-            var labels = filter.addObject().putObject("terms").putArray("type");
-            types.forEach(t -> labels.add(t.label()));
-        }
-    }
-
-    /** Runs searches against the tenant's shard in one round trip; any failed search fails the call. */
-    private List<JsonNode> msearch(String tenantId, List<String> searches) {
-        if (tenantId == null || tenantId.isEmpty()) {
-            throw new IllegalArgumentException("every query needs a tenant");
-        }
-        if (searches.isEmpty()) {
-            return List.of(); // OpenSearch refuses an empty multi-search
-        }
-        StringBuilder body = new StringBuilder();
-        String header = JSON.createObjectNode().put("index", index).put("routing", tenantId).toString();
-        for (String search : searches) {
-            body.append(header).append('\n').append(search).append('\n');
-        }
-        try {
-            List<JsonNode> responses = new ArrayList<>();
-            for (var response : JSON.readTree(send("POST", "/_msearch", body.toString(), 200)).path("responses")) {
-                if (response.has("error")) {
-                    throw new IllegalStateException("search failed: " + response.get("error"));
-                }
-                responses.add(response);
-            }
-            return responses;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    @Override
-    public List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
-        List<Float> v = new ArrayList<>(vector.length);
-        for (float f : vector) {
-            v.add(f);
-        }
-        Query filter = Query.of(q -> q.bool(b -> b.filter(filters(tenantId, types))));
-        Query knn = Query.of(q -> q.knn(n -> n.field("embedding").vector(v).k(k).filter(filter)));
-        // the outer filter is redundant with the pre-filter: it keeps the tenant guarantee local to this method
-        return search(tenantId, k, Query.of(q -> q.bool(b -> b.must(knn).filter(filters(tenantId, Set.of())))), null, true);
+        return new TermCounts(answer.get().hits().total().path("value").asLong(), df);
     }
 
     @Override
     public List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
                                    String sortField, boolean ascending) {
-        List<Query> filters = filters(tenantId, types);
-        terms.forEach((field, value) -> filters.add(Query.of(q -> q.term(t -> t.field(field).value(fieldValue(value))))));
-        return search(tenantId, size, Query.of(q -> q.bool(b -> b.filter(filters))),
-                sortField == null ? null : new Sort(sortField, ascending), true)
-                .stream().map(ScoredRecord::record).toList();
+        Reads reads = new Reads(tenantId);
+        Supplier<List<MemoryRecord>> found = reads.find(terms, types, size, sortField, ascending, true);
+        reads.run();
+        return found.get();
     }
 
     @Override
     public long count(String tenantId, Set<RecordType> types) {
-        try {
-            return client.count(c -> c.index(index).routing(tenantId)
-                    .query(Query.of(q -> q.bool(b -> b.filter(filters(tenantId, types)))))).count();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        Reads reads = new Reads(tenantId);
+        Supplier<SearchAnswer> answer = reads.add(reads.search(0, types, false).put("track_total_hits", true), a -> a);
+        reads.run();
+        return answer.get().hits().total().path("value").asLong();
+    }
+
+    /** The parts of a multi-search answer the store reads; the hits' sources bind straight to maps. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    private record MultiSearchAnswer(List<SearchAnswer> responses) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    private record SearchAnswer(JsonNode error, HitList hits, JsonNode aggregations) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    private record HitList(JsonNode total, List<SearchHit> hits) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    private record SearchHit(@JsonProperty("_id") String id, @JsonProperty("_score") Double score,
+                             @JsonProperty("_source") Map<String, Object> source, JsonNode sort) {
+    }
+
+    /**
+     * Searches of one tenant, routed to its shard and filtered by it, sent as one {@code _msearch}. Every search
+     * starts from {@link #search}, whose filter holds the tenant, and every hit read back is checked against it.
+     */
+    private final class Reads implements ReadBatch {
+        private final String tenantId;
+        private final List<ObjectNode> searches = new ArrayList<>();
+        private final List<Answer<?>> answers = new ArrayList<>();
+
+        Reads(String tenantId) {
+            if (tenantId == null || tenantId.isEmpty()) {
+                throw new IllegalArgumentException("every query needs a tenant");
+            }
+            this.tenantId = tenantId;
         }
-    }
 
-    private record Sort(String field, boolean ascending) {
-    }
+        /** A search of {@code size} hits of the tenant's records of {@code types}, sources without vectors unless asked. */
+        ObjectNode search(int size, Set<RecordType> types, boolean withVectors) {
+            ObjectNode search = JSON.createObjectNode().put("size", size);
+            if (!withVectors) {
+                search.putObject("_source").putArray("excludes").add("embedding");
+            }
+            ArrayNode filter = search.putObject("query").putObject("bool").putArray("filter");
+            filter.addObject().putObject("term").put("tenant_id", tenantId);
+            if (!types.isEmpty()) {
+                ArrayNode labels = filter.addObject().putObject("terms").putArray("type");
+                types.forEach(t -> labels.add(t.label()));
+            }
+            return search;
+        }
 
-    /** Hits with their vectors, or without them when {@code withVectors} is false (less to send and parse). */
-    private List<ScoredRecord> search(String tenantId, int size, Query query, Sort sort, boolean withVectors) {
-        try {
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            SearchResponse<Map<String, Object>> response = (SearchResponse) client.search(s -> {
-                s.index(index).routing(tenantId).size(size).query(query);
-                if (!withVectors) {
-                    s.source(src -> src.filter(f -> f.excludes("embedding")));
+        /** Adds a filter per term: a value matches itself, a collection any of its elements. */
+        void where(ObjectNode search, Map<String, Object> terms) {
+            ArrayNode filter = (ArrayNode) search.at("/query/bool/filter");
+            terms.forEach((field, value) -> {
+                if (value instanceof Collection<?> any) {
+                    ArrayNode values = filter.addObject().putObject("terms").putArray(field);
+                    any.forEach(values::addPOJO);
+                } else {
+                    filter.addObject().putObject("term").putPOJO(field, value);
                 }
-                if (sort != null) {
-                    s.sort(o -> o.field(f -> f.field(sort.field()).order(sort.ascending() ? SortOrder.Asc : SortOrder.Desc)));
-                }
-                return s;
-            }, Map.class);
+            });
+        }
+
+        <T> Supplier<T> add(ObjectNode search, Function<SearchAnswer, T> reader) {
+            if (answers.stream().anyMatch(Answer::ready)) {
+                throw new IllegalStateException("this batch has run");
+            }
+            Answer<T> answer = new Answer<>(reader);
+            searches.add(search);
+            answers.add(answer);
+            return answer;
+        }
+
+        MemoryRecord record(SearchHit hit) {
+            MemoryRecord record = MemoryRecord.fromSource(hit.id(), hit.source());
+            if (!tenantId.equals(record.tenantId())) {
+                throw new IllegalStateException("tenant filter breached: " + hit.id() + " of " + record.tenantId());
+            }
+            return record;
+        }
+
+        List<ScoredRecord> records(SearchAnswer answer) {
             List<ScoredRecord> out = new ArrayList<>();
-            for (Hit<Map<String, Object>> hit : response.hits().hits()) {
-                MemoryRecord record = MemoryRecord.fromSource(hit.id(), hit.source());
-                if (!tenantId.equals(record.tenantId())) {
-                    throw new IllegalStateException("tenant filter breached: " + hit.id() + " of " + record.tenantId());
-                }
-                out.add(new ScoredRecord(record, hit.score() == null ? 0 : hit.score()));
+            for (SearchHit hit : answer.hits().hits()) {
+                out.add(new ScoredRecord(record(hit), hit.score() == null ? 0 : hit.score()));
             }
             return out;
-        } catch (IOException e) {
-            throw new UncheckedIOException("search failed on " + index, e);
+        }
+
+        @Override
+        public Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types) {
+            ObjectNode search = search(k, types, true);
+            search.remove("_source");
+            ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text.en", query);
+            return add(search, this::records);
+        }
+
+        @Override
+        public Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types) {
+            ObjectNode search = search(k, types, false);
+            // the tenant filter inside the k-NN query makes k hits of the tenant come back; the outer one, redundant
+            // with it, keeps the tenant guarantee in the one place every search starts from
+            ObjectNode knn = ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("knn")
+                    .putObject("embedding").put("k", k);
+            ArrayNode values = knn.putArray("vector");
+            for (float f : vector) {
+                values.add(f);
+            }
+            knn.putObject("filter").set("bool", search(0, types, false).at("/query/bool").deepCopy());
+            return add(search, answer -> {
+                List<ScoredRecord> hits = new ArrayList<>();
+                for (SearchHit hit : answer.hits().hits()) {
+                    // Lucene scores a cosine-space hit (1 + cos) / 2
+                    hits.add(new ScoredRecord(record(hit), 2 * hit.score() - 1));
+                }
+                return hits;
+            });
+        }
+
+        @Override
+        public Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size,
+                                                 String sortField, boolean ascending) {
+            return find(terms, types, size, sortField, ascending, false);
+        }
+
+        Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size, String sortField,
+                                          boolean ascending, boolean withVectors) {
+            ObjectNode search = search(size, types, withVectors);
+            where(search, terms);
+            if (sortField != null) {
+                search.putArray("sort").addObject().put(sortField, ascending ? "asc" : "desc");
+            }
+            return add(search, answer -> records(answer).stream().map(ScoredRecord::record).toList());
+        }
+
+        @Override
+        public Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types) {
+            ObjectNode search = search(0, types, false).put("track_total_hits", true);
+            where(search, terms);
+            ObjectNode aggs = search.putObject("aggs");
+            for (String field : List.of("doc_version", "tier", "position", "tokens")) {
+                aggs.putObject(field).putObject("sum").put("field", field);
+            }
+            return add(search, answer -> new Stamp(answer.hits().total().path("value").asLong(),
+                    sum(answer, "doc_version"), sum(answer, "tier"), sum(answer, "position"), sum(answer, "tokens")));
+        }
+
+        private static double sum(SearchAnswer answer, String field) {
+            return answer.aggregations().path(field).path("value").asDouble();
+        }
+
+        @Override
+        public void run() {
+            if (searches.isEmpty()) {
+                return; // OpenSearch refuses an empty multi-search
+            }
+            StringBuilder body = new StringBuilder();
+            String header = JSON.createObjectNode().put("index", index).put("routing", tenantId).toString();
+            for (ObjectNode search : searches) {
+                body.append(header).append('\n').append(search).append('\n');
+            }
+            MultiSearchAnswer multi;
+            try {
+                multi = JSON.readValue(send("POST", "/_msearch", body.toString(), 200), MultiSearchAnswer.class);
+            } catch (IOException e) {
+                throw new UncheckedIOException("unreadable multi-search answer from " + index, e);
+            }
+            for (int i = 0; i < answers.size(); i++) {
+                SearchAnswer answer = multi.responses().get(i);
+                if (answer.error() != null) {
+                    throw new IllegalStateException("search failed on " + index + ": " + answer.error());
+                }
+                answers.get(i).fill(answer);
+            }
         }
     }
 
-    private static List<Query> filters(String tenantId, Set<RecordType> types) {
-        if (tenantId == null || tenantId.isEmpty()) {
-            throw new IllegalArgumentException("every query needs a tenant");
-        }
-        List<Query> filters = new ArrayList<>();
-        filters.add(Query.of(q -> q.term(t -> t.field("tenant_id").value(FieldValue.of(tenantId)))));
-        if (!types.isEmpty()) {
-            List<FieldValue> values = types.stream().map(t -> FieldValue.of(t.label())).toList();
-            filters.add(Query.of(q -> q.terms(t -> t.field("type").terms(v -> v.value(values)))));
-        }
-        return filters;
-    }
+    /** The answer of one queued search, read by its reader once the batch has run. */
+    private static final class Answer<T> implements Supplier<T> {
+        private final Function<SearchAnswer, T> reader;
+        private T value;
+        private boolean ready;
 
-    private static FieldValue fieldValue(Object value) {
-        if (value instanceof Number n) {
-            return FieldValue.of(n.longValue());
+        Answer(Function<SearchAnswer, T> reader) {
+            this.reader = reader;
         }
-        if (value instanceof Boolean b) {
-            return FieldValue.of(b);
+
+        boolean ready() {
+            return ready;
         }
-        return FieldValue.of(String.valueOf(value));
+
+        void fill(SearchAnswer answer) {
+            value = reader.apply(answer);
+            ready = true;
+        }
+
+        @Override
+        public T get() {
+            if (!ready) {
+                throw new IllegalStateException("read before its batch ran");
+            }
+            return value;
+        }
     }
 
     private String send(String method, String path, String jsonBody, int expected) {

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
-import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.MemoryRecord;
@@ -107,6 +107,36 @@ class ContextServiceTest {
         assertThat(c.degradedReasons().get(0)).contains("over the budget of 10");
         assertThat(ids(c, Section.MEMORIES)).isEmpty();
         assertThat(c.excluded()).isNotEmpty();
+    }
+
+    @Test
+    void rulesAreReadOncePerDocumentVersionAndANewVersionShowsAtOnce() {
+        float[] v = embedder.embedQuery("rules").vector();
+        store.upsert(List.of(Records.chunk("rules", "rules-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always answer briefly", v),
+                Records.chunk("rules", "rules-v1-1", RecordType.INVARIANT, 2, "AGENTS.md", 1, 1, "Prefer plain words.", v)));
+        store.refresh();
+        ContextService.Request request = new ContextService.Request("rules", null, null, "anything", 500);
+        assertThat(texts(service.assemble(request, NOW), Section.HARD_RULES)).containsExactly("- Always answer briefly");
+
+        // a rule rewritten in place, its document version, tier, position and length unchanged: nothing a
+        // pipeline writes (a document changes by version), so the cached rules stand
+        store.upsert(List.of(Records.chunk("rules", "rules-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always answer slowly", v)));
+        store.refresh();
+        assertThat(texts(service.assemble(request, NOW), Section.HARD_RULES)).containsExactly("- Always answer briefly");
+
+        store.upsert(List.of(Records.chunk("rules", "rules-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0, "- Never guess", v),
+                Records.chunk("rules", "rules-v2-1", RecordType.INVARIANT, 2, "AGENTS.md", 2, 1, "Cite your sources.", v)));
+        store.refresh();
+        AssembledContext both = service.assemble(request, NOW); // the new version is written, the old one not yet deleted
+        assertThat(texts(both, Section.HARD_RULES)).containsExactlyInAnyOrder("- Always answer slowly", "- Never guess");
+        store.deleteOlderDocumentVersions("rules", "agent-1", "AGENTS.md", 2);
+        AssembledContext replaced = service.assemble(request, NOW);
+        assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
+        assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
+    }
+
+    private static List<String> texts(AssembledContext c, Section section) {
+        return c.included().stream().filter(i -> i.section() == section).map(i -> i.item().text()).toList();
     }
 
     @Test

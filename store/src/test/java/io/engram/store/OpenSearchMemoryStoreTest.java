@@ -2,6 +2,7 @@ package io.engram.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.within;
 
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -82,6 +83,74 @@ class OpenSearchMemoryStoreTest {
         assertThat(store.knn("beta", new float[] {1, 0, 0}, 10, Set.of())).extracting(s -> s.record().id())
                 .containsExactly("beta-1");
         assertThatThrownBy(() -> store.bm25("", "vault", 10, Set.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+
+    @Test
+    void aBatchAnswersEachOfItsSearchesAndKnnScoresAreCosines() {
+        store.upsert(List.of(
+                Records.memory("batch", "batch-x", "the deploy key lives in the vault", new float[] {1, 0, 0}),
+                Records.memory("batch", "batch-y", "lunch is at noon", new float[] {0, 1, 0}),
+                Records.turn("batch", "s1", "batch-t0", "user", 0, "where is the key", 4, new float[] {0, 0, 1}),
+                Records.turn("batch", "s1", "batch-t1", "assistant", 1, "in the vault", 3, new float[] {0, 0, 1})));
+        store.refresh();
+        MemoryStore.ReadBatch batch = store.reads("batch");
+        var lexical = batch.bm25("vault", 10, Set.of(RecordType.MEMORY));
+        var semantic = batch.knn(new float[] {0.6f, 0.8f, 0}, 10, Set.of(RecordType.MEMORY));
+        var session = batch.find(Map.of("session_id", "s1"), Set.of(RecordType.TURN), 10, "position", false);
+        var anyOf = batch.find(Map.of("role", List.of("user", "assistant")), Set.of(), 10, "position", true);
+        assertThatThrownBy(lexical::get).isInstanceOf(IllegalStateException.class).hasMessageContaining("before its batch ran");
+        batch.run();
+
+        assertThat(lexical.get()).extracting(h -> h.record().id()).containsExactly("batch-x");
+        assertThat(lexical.get().get(0).record().embedding()).containsExactly(1, 0, 0); // BM25's hits bring their vector
+        assertThat(semantic.get()).extracting(h -> h.record().id()).containsExactly("batch-y", "batch-x");
+        assertThat(semantic.get().get(0).score()).isCloseTo(0.8, within(1e-6));
+        assertThat(semantic.get().get(1).score()).isCloseTo(0.6, within(1e-6));
+        assertThat(semantic.get()).allSatisfy(h -> assertThat(h.record().embedding()).isNull());
+        assertThat(session.get()).extracting(MemoryRecord::id).containsExactly("batch-t1", "batch-t0");
+        assertThat(session.get()).allSatisfy(t -> assertThat(t.embedding()).isNull());
+        assertThat(anyOf.get()).extracting(MemoryRecord::id).containsExactly("batch-t0", "batch-t1");
+    }
+
+    @Test
+    void theStampOfRulesMovesWithEveryChangeAndNotWithARewrite() {
+        List<MemoryRecord> v1 = List.of(
+                Records.chunk("stamp", "stamp-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs", new float[] {1, 0, 0}),
+                Records.chunk("stamp", "stamp-v1-1", RecordType.INVARIANT, 2, "AGENTS.md", 1, 1, "Prefer short answers", new float[] {0, 1, 0}));
+        store.upsert(v1);
+        store.refresh();
+        MemoryStore.Stamp first = stamp();
+        assertThat(first.records()).isEqualTo(2);
+
+        store.upsert(v1); // a replay writes the same records again
+        store.refresh();
+        assertThat(stamp()).isEqualTo(first);
+
+        store.upsert(List.of(Records.chunk("stamp", "stamp-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0,
+                "- Always use spaces", new float[] {1, 0, 0})));
+        store.refresh();
+        MemoryStore.Stamp bothVersions = stamp();
+        assertThat(bothVersions).isNotEqualTo(first);
+        store.deleteOlderDocumentVersions("stamp", "agent-1", "AGENTS.md", 2);
+        MemoryStore.Stamp second = stamp();
+        assertThat(second).isNotEqualTo(bothVersions).isNotEqualTo(first);
+        assertThat(second.records()).isEqualTo(1);
+
+        // the same rule moved from tier 1 to tier 2 (a changed lexer, replayed)
+        store.upsert(List.of(Records.chunk("stamp", "stamp-v2-0", RecordType.INVARIANT, 2, "AGENTS.md", 2, 0,
+                "- Always use spaces", new float[] {1, 0, 0})));
+        store.refresh();
+        assertThat(stamp()).isNotEqualTo(second);
+
+        store.forget("stamp", ForgetScope.MEMORY, "stamp-v2-0");
+        assertThat(stamp().records()).isZero();
+    }
+
+    private static MemoryStore.Stamp stamp() {
+        MemoryStore.ReadBatch batch = store.reads("stamp");
+        var stamp = batch.stamp(Map.of("tier", List.of(1, 2)), Set.of(RecordType.INVARIANT));
+        batch.run();
+        return stamp.get();
     }
 
     @Test
