@@ -290,13 +290,16 @@ final class BenchRetrievalCommand implements Callable<Integer> {
 
     /** Waits until the node merges no segment: a bulk load leaves merges running that no steady index has. */
     private void awaitNoMerges(Target target) throws Exception {
-        URI stats = URI.create(target.product().pipeline().getProperty("opensearch.url") + "/_nodes/stats/indices/merges");
+        URI stats = URI.create(target.product().pipeline().getProperty("opensearch.url") + "/_nodes/stats/indices/merge");
         long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
         while (System.nanoTime() < deadline) {
-            JsonNode nodes = JSON.readTree(http.send(HttpRequest.newBuilder(stats).GET().build(),
-                    HttpResponse.BodyHandlers.ofString()).body()).path("nodes");
+            HttpResponse<String> answer = http.send(HttpRequest.newBuilder(stats).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException("GET " + stats + " answered " + answer.statusCode() + ": " + answer.body());
+            }
             long merging = 0;
-            for (JsonNode node : nodes) {
+            for (JsonNode node : JSON.readTree(answer.body()).path("nodes")) {
                 merging += node.at("/indices/merges/current").asLong();
             }
             if (merging == 0) {

@@ -130,7 +130,7 @@ class MemoryServiceTest {
         assertThat(a.status()).isEqualTo(200);
         // where the time went, stage by stage: "embed;dur=5.21, search;dur=20.04, …"
         assertThat(a.raw().headers().firstValue("Server-Timing")).hasValueSatisfying(timing -> assertThat(timing)
-                .matches("embed;dur=[0-9.]+, search;dur=[0-9.]+, rules;dur=[0-9.]+, rank;dur=[0-9.]+, "
+                .matches("embed;dur=[0-9.]+, search;dur=[0-9.]+, rank;dur=[0-9.]+, rules;dur=[0-9.]+, "
                         + "neighbours;dur=[0-9.]+, assemble;dur=[0-9.]+"));
         Set<String> ids = new TreeSet<>();
         a.body().get("included").forEach(r -> ids.add(r.get("id").asText()));

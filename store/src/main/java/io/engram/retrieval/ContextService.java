@@ -117,25 +117,26 @@ public final class ContextService {
 
     /** {@link #assemble(Request, Instant)}, timing each stage into {@code stages}. */
     public AssembledContext assemble(Request request, Instant now, Stages stages) {
-        // one round trip for the rules' stamp, the session's tail and both retrievers; the rules themselves only when
-        // their stamp moved; a second one for the neighbours of what was found
+        // the rules' stamp and the session's tail travel with BM25, while the query is embedded and k-NN sent
+        // (HybridRetriever); the rules themselves only when their stamp moved; then the neighbours of what was found
         MemoryStore.ReadBatch reads = store.reads(request.tenantId());
         Supplier<MemoryStore.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
-        boolean asked = request.query() != null && !request.query().isBlank();
-        Supplier<List<HybridRetriever.Result>> found = asked ? retriever.search(reads, new HybridRetriever.Query(
-                request.tenantId(), request.query(), request.sessionId(), request.userId(), options.memoryTypes(),
-                options.candidates(), now)) : List::of;
-        stages.lap("embed");
-        reads.run();
-        stages.lap("search");
+        List<HybridRetriever.Result> hits;
+        if (request.query() != null && !request.query().isBlank()) {
+            hits = retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
+                    request.userId(), options.memoryTypes(), options.candidates(), now), reads, stages);
+        } else {
+            reads.run();
+            stages.lap("search");
+            hits = List.of();
+        }
         RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
         Map<String, ContextItem> candidates = new LinkedHashMap<>();
         List<Excluded> unrelated = new ArrayList<>();
-        List<HybridRetriever.Result> hits = found.get();
         double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
         List<HybridRetriever.Result> related = new ArrayList<>();
         for (HybridRetriever.Result r : hits) {

@@ -17,6 +17,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
 /**
@@ -67,6 +71,12 @@ public final class HybridRetriever {
     private final MemoryStore store;
     private final Embedder embedder;
     private final Options options;
+    /** Sends the lexical batch while the caller's thread embeds; idle threads end after a minute. */
+    private final ExecutorService sender = Executors.newCachedThreadPool(r -> {
+        Thread t = new Thread(r, "engram-read-sender");
+        t.setDaemon(true);
+        return t;
+    });
 
     public HybridRetriever(MemoryStore store, Embedder embedder, Options options) {
         this.store = store;
@@ -80,26 +90,43 @@ public final class HybridRetriever {
 
     /** {@link #search(Query)}, timing its stages into {@code stages}. */
     public List<Result> search(Query query, Stages stages) {
-        MemoryStore.ReadBatch batch = store.reads(query.tenantId());
-        Supplier<List<Result>> results = search(batch, query);
-        stages.lap("embed");
-        batch.run();
+        return search(query, store.reads(query.tenantId()), stages);
+    }
+
+    /**
+     * {@link #search(Query)}, sending {@code others} — the caller's reads of the same tenant, queued, not yet run —
+     * with the BM25 search: that batch leaves at once, from another thread, while this one embeds the query and
+     * then sends k-NN, so that the model and both searches overlap instead of queueing (BM25 needs no vector).
+     * {@code others} has run when this returns, or its failure is thrown.
+     */
+    public List<Result> search(Query query, MemoryStore.ReadBatch others, Stages stages) {
+        int depth = Math.max(query.k(), options.candidateDepth());
+        Supplier<List<ScoredRecord>> lexical = others.bm25(query.text(), depth, query.types());
+        CompletableFuture<Void> sent = CompletableFuture.runAsync(others::run, sender);
+        float[] vector;
+        List<ScoredRecord> semantic;
+        try {
+            vector = embedder.embedQuery(query.text()).vector();
+            stages.lap("embed");
+            semantic = store.knn(query.tenantId(), vector, depth, query.types());
+        } finally {
+            awaitSent(sent); // never return, nor fail, with the caller's batch still in flight
+        }
         stages.lap("search");
-        List<Result> ranked = results.get();
+        List<Result> ranked = rank(query, vector, lexical.get(), semantic);
         stages.lap("rank");
         return ranked;
     }
 
-    /**
-     * Embeds the query and queues its BM25 and k-NN searches in {@code batch}, so that they travel with the
-     * caller's other reads; the results are ready once the batch has run.
-     */
-    public Supplier<List<Result>> search(MemoryStore.ReadBatch batch, Query query) {
-        float[] vector = embedder.embedQuery(query.text()).vector();
-        int depth = Math.max(query.k(), options.candidateDepth());
-        Supplier<List<ScoredRecord>> lexical = batch.bm25(query.text(), depth, query.types());
-        Supplier<List<ScoredRecord>> semantic = batch.knn(vector, depth, query.types());
-        return () -> rank(query, vector, lexical.get(), semantic.get());
+    private static void awaitSent(CompletableFuture<Void> sent) {
+        try {
+            sent.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            throw e;
+        }
     }
 
     private List<Result> rank(Query query, float[] vector, List<ScoredRecord> lexical, List<ScoredRecord> semantic) {

@@ -1,18 +1,21 @@
 package io.engram.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.Records;
 import io.engram.store.RetryPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -86,5 +89,26 @@ class HybridRetrieverTest {
     void hybridReturnsThePlantedRecordFirstForBoth() {
         assertThat(topHybrid(LEXICAL_QUERY)).isEqualTo("code");
         assertThat(topHybrid(SEMANTIC_QUERY)).isEqualTo("dog");
+    }
+
+    @Test
+    void theCallersReadsRunWithTheSearchAndTheirFailureIsThrown(EmbeddedOpenSearch openSearch) {
+        MemoryStore.ReadBatch others = store.reads(TENANT);
+        var everything = others.find(Map.of(), Set.of(), 20, null, true);
+        HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
+        Stages stages = new Stages();
+        List<HybridRetriever.Result> hits = retriever.search(new HybridRetriever.Query(TENANT, SEMANTIC_QUERY, null, null,
+                Set.of(), 5, Records.T0), others, stages);
+        assertThat(hits.get(0).record().id()).isEqualTo("dog");
+        assertThat(everything.get()).hasSize(CORPUS.size()); // ran with BM25, before search returned
+        assertThat(stages.nanos()).containsOnlyKeys("embed", "search", "rank");
+
+        // a store over an index that does not exist: every search of the batch fails, and says so
+        try (OpenSearchMemoryStore missing = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-absent",
+                RetryPolicy.DEFAULT)) {
+            HybridRetriever broken = new HybridRetriever(missing, embedder, HybridRetriever.Options.DEFAULT);
+            assertThatThrownBy(() -> broken.search(new HybridRetriever.Query(TENANT, SEMANTIC_QUERY, null, null, Set.of(), 5,
+                    Records.T0))).isInstanceOf(IllegalStateException.class).hasMessageContaining("index_not_found");
+        }
     }
 }
