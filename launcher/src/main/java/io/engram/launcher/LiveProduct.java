@@ -7,14 +7,19 @@ import io.engram.jobs.PipelineConfig;
 import io.engram.service.ApiKeys;
 import io.engram.service.MemoryService;
 import io.engram.service.ServiceConfig;
-import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
+import io.engram.stack.EmbeddedStack;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
 import java.util.EnumSet;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.apache.flink.core.execution.JobClient;
@@ -27,6 +32,9 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * their data there, the job keeps its checkpoints there and a restart resumes from the latest one.
  */
 public final class LiveProduct implements AutoCloseable {
+
+    /** Where a data directory keeps the digests of its API keys. */
+    public static final String KEY_FILE = "api-keys.properties";
 
     private final EmbeddedStack stack;
     private final JobClient job;
@@ -65,9 +73,17 @@ public final class LiveProduct implements AutoCloseable {
                     EngramJob.flinkConfiguration(p, config));
             new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
             JobClient job = env.executeAsync("engram-live");
-            Map<String, String> keys = ApiKeys.generate(tenants);
+            Map<String, String> keys;
+            ApiKeys apiKeys;
+            if (dataDir.isPresent()) {
+                keys = keepKeys(dataDir.get().resolve(KEY_FILE), tenants);
+                apiKeys = ApiKeys.watching(dataDir.get().resolve(KEY_FILE));
+            } else {
+                keys = ApiKeys.generate(tenants);
+                apiKeys = ApiKeys.of(keys);
+            }
             ServiceConfig serviceConfig = ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port);
-            MemoryService service = MemoryService.start(serviceConfig, ApiKeys.of(keys));
+            MemoryService service = MemoryService.start(serviceConfig, apiKeys);
             return new LiveProduct(stack, job, service, keys, p, restore);
         } catch (Exception | Error e) {
             stack.close();
@@ -75,11 +91,34 @@ public final class LiveProduct implements AutoCloseable {
         }
     }
 
+    /**
+     * Keys made for the tenants {@code keyFile} has none for, their digests added to it: a restart on the same
+     * data directory keeps the keys its agents hold. Returns the new keys (tenant → key), the only time they show.
+     */
+    private static Map<String, String> keepKeys(Path keyFile, List<String> tenants) throws IOException {
+        Set<String> kept = new HashSet<>();
+        if (Files.exists(keyFile)) {
+            for (String line : Files.readAllLines(keyFile)) {
+                if (line.contains("=") && !line.startsWith("#")) {
+                    kept.add(line.substring(line.lastIndexOf('=') + 1).strip());
+                }
+            }
+        }
+        Map<String, String> made = ApiKeys.generate(tenants.stream().filter(t -> !kept.contains(t)).toList());
+        StringBuilder lines = new StringBuilder();
+        made.forEach((tenant, key) -> lines.append(ApiKeys.keyFileLine(key, tenant)).append('\n'));
+        Files.writeString(keyFile, lines, StandardOpenOption.CREATE, StandardOpenOption.APPEND);
+        return made;
+    }
+
     public String apiUrl() {
         return "http://127.0.0.1:" + service.port();
     }
 
-    /** The generated key of each tenant (shown once, kept only as digests by the service). */
+    /**
+     * The key made at this start for each tenant that had none (shown once, kept only as digests); with a data
+     * directory, the tenants of earlier starts keep theirs and are not in this map.
+     */
     public Map<String, String> keys() {
         return keyByTenant;
     }

@@ -54,6 +54,10 @@ final class UpCommand implements Callable<Integer> {
             product.restoredFrom().ifPresent(c -> out.println("[up] the job resumed from checkpoint " + c));
             out.println("api: " + product.apiUrl());
             product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key));
+            if (dataDir != null) {
+                out.println("keys: kept as digests in " + dataDir.resolve(LiveProduct.KEY_FILE)
+                        + " (a key shows once, when made; delete its line to revoke it)");
+            }
             out.flush();
             stop.await();
         } finally {

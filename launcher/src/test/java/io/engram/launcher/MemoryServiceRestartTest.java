@@ -10,12 +10,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,9 +37,16 @@ class MemoryServiceRestartTest {
         Polling.await(what, PATIENCE, check);
     }
 
+    /** acme's key: made at the first start of a data directory, kept by every restart on it. */
+    private String key;
+
     private JsonNode call(LiveProduct product, String method, String path, String body) throws Exception {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(product.apiUrl() + path))
-                .header("Authorization", "Bearer " + product.keys().get("acme"))
+        return call(product.apiUrl(), method, path, body);
+    }
+
+    private JsonNode call(String apiUrl, String method, String path, String body) throws Exception {
+        HttpRequest request = HttpRequest.newBuilder(URI.create(apiUrl + path))
+                .header("Authorization", "Bearer " + key)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
                 .build();
         return JSON.readTree(http.send(request, HttpResponse.BodyHandlers.ofString()).body());
@@ -45,6 +54,10 @@ class MemoryServiceRestartTest {
 
     /** Turns {@code from} … {@code to - 1} of session s1, a minute apart from T0. */
     private void writeTurns(LiveProduct product, int from, int to) throws Exception {
+        writeTurns(product.apiUrl(), from, to);
+    }
+
+    private void writeTurns(String apiUrl, int from, int to) throws Exception {
         ArrayNode records = JSON.createArrayNode();
         for (int i = from; i < to; i++) {
             records.addObject().put("session_id", "s1").put("user_id", "ann").put("turn_id", "t" + i).put("seq", i)
@@ -55,11 +68,30 @@ class MemoryServiceRestartTest {
         }
         ObjectNode body = JSON.createObjectNode();
         body.set("records", records);
-        assertThat(call(product, "POST", "/v1/turns", body.toString()).get("accepted")).hasSize(to - from);
+        assertThat(call(apiUrl, "POST", "/v1/turns", body.toString()).get("accepted")).hasSize(to - from);
     }
 
     private int turnsStored(LiveProduct product) throws Exception {
-        return call(product, "GET", "/v1/memories?type=turn&session_id=s1&limit=100", null).get("records").size();
+        return turnsStored(product.apiUrl());
+    }
+
+    private int turnsStored(String apiUrl) throws Exception {
+        return call(apiUrl, "GET", "/v1/memories?type=turn&session_id=s1&limit=100", null).get("records").size();
+    }
+
+    /** After the restart: nothing of before it lost, the compaction state included, and acme's key still good. */
+    private void resumeAndCompact(Path dataDir, Path newest, Properties settings) throws Exception {
+        try (LiveProduct second = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), settings, line -> { })) {
+            assertThat(second.restoredFrom()).contains(newest);
+            assertThat(second.keys()).as("acme keeps the key it had").isEmpty();
+            assertThat(turnsStored(second)).as("OpenSearch kept its data").isEqualTo(15);
+            writeTurns(second, 15, 40);
+            await("a summary", () -> call(second, "GET", "/v1/memories?type=summary", null).get("records").size() > 0);
+            JsonNode summary = call(second, "GET", "/v1/memories?type=summary", null).get("records").get(0);
+            // 40 turns, the newest kept raw: the first summary covers turns from before the stop, which only the
+            // restored compaction state still held
+            assertThat(summary.get("source_refs").toString()).contains("\"t0\"", "\"t14\"");
+        }
     }
 
     @Test
@@ -69,6 +101,7 @@ class MemoryServiceRestartTest {
         Path checkpoints = dataDir.resolve("checkpoints");
         try (LiveProduct first = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
             assertThat(first.restoredFrom()).isEmpty();
+            key = first.keys().get("acme");
             writeTurns(first, 0, 15);
             await("15 turns stored", () -> turnsStored(first) == 15);
             Optional<Path> before = LocalPipeline.latestCheckpoint(checkpoints);
@@ -77,15 +110,41 @@ class MemoryServiceRestartTest {
                     .isEmpty();
         }
         Path newest = LocalPipeline.latestCheckpoint(checkpoints).orElseThrow();
-        try (LiveProduct second = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
-            assertThat(second.restoredFrom()).contains(newest);
-            assertThat(turnsStored(second)).as("OpenSearch kept its data").isEqualTo(15);
-            writeTurns(second, 15, 40);
-            await("a summary", () -> call(second, "GET", "/v1/memories?type=summary", null).get("records").size() > 0);
-            JsonNode summary = call(second, "GET", "/v1/memories?type=summary", null).get("records").get(0);
-            // 40 turns, the newest kept raw: the first summary covers turns from before the stop, which only the
-            // restored compaction state still held
-            assertThat(summary.get("source_refs").toString()).contains("\"t0\"", "\"t14\"");
+        resumeAndCompact(dataDir, newest, fast);
+    }
+
+    /**
+     * The same with {@code ./engram up} killed with -9: no close, no shutdown hook, its PostgreSQL (a child
+     * process) left running on the data directory; the next start stops that server and goes on.
+     */
+    @Test
+    void aKilledUpResumesWithItsDataKeysAndState(@TempDir Path dataDir) throws Exception {
+        Path checkpoints = dataDir.resolve("checkpoints");
+        Process up = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
+                "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "up", "--data-dir",
+                dataDir.toString(), "--port", "0", "--tenants", "acme")
+                .redirectErrorStream(true).redirectOutput(dataDir.resolve("up.log").toFile()).start();
+        try {
+            await("up answering", () -> Files.readString(dataDir.resolve("up.log")).contains("key: acme "));
+            String log = Files.readString(dataDir.resolve("up.log"));
+            String apiUrl = line(log, "api: ");
+            key = line(log, "key: acme ");
+            writeTurns(apiUrl, 0, 15);
+            await("15 turns stored", () -> turnsStored(apiUrl) == 15);
+            Optional<Path> before = LocalPipeline.latestCheckpoint(checkpoints);
+            await("a checkpoint after the turns", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(before));
+        } finally {
+            up.destroyForcibly();
+            assertThat(up.waitFor(60, TimeUnit.SECONDS)).isTrue();
         }
+        long orphan = Long.parseLong(Files.readAllLines(dataDir.resolve("stack/postgres/pgdata/postmaster.pid")).get(0).strip());
+        assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).as("PostgreSQL outlived the killed up").contains(true);
+        Properties fast = new Properties();
+        fast.setProperty("checkpoint.interval", "1s");
+        resumeAndCompact(dataDir, LocalPipeline.latestCheckpoint(checkpoints).orElseThrow(), fast);
+    }
+
+    private static String line(String log, String prefix) {
+        return log.lines().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow().substring(prefix.length()).strip();
     }
 }

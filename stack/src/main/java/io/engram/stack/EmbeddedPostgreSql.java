@@ -4,6 +4,7 @@ import io.engram.schema.SchemaMigrations;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -11,6 +12,14 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** A real PostgreSQL server (binaries from Maven Central) on 127.0.0.1, with Engram's migrations applied. */
 public final class EmbeddedPostgreSql implements AutoCloseable {
@@ -18,21 +27,30 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
     public static final String DATABASE = "engram";
     public static final String USER = "postgres";
 
+    private static final Logger LOG = LoggerFactory.getLogger(EmbeddedPostgreSql.class);
+    private static final Duration ORPHAN_SHUTDOWN = Duration.ofSeconds(30);
+
     private final EmbeddedPostgres postgres;
     private final Path dataDir;
     private final boolean temporary;
+    private final DataDirLock lock;
 
-    private EmbeddedPostgreSql(EmbeddedPostgres postgres, Path dataDir, boolean temporary) {
+    private EmbeddedPostgreSql(EmbeddedPostgres postgres, Path dataDir, boolean temporary, DataDirLock lock) {
         this.postgres = postgres;
         this.dataDir = dataDir;
         this.temporary = temporary;
+        this.lock = lock;
     }
 
     /** Starts the server, creates the {@value #DATABASE} database when missing and applies pending migrations. */
     public static EmbeddedPostgreSql start(ServiceOptions options) {
         Path dataDir = options.resolveDataDir("engram-postgres");
+        // the server is a child process, which outlives a JVM killed with -9: a data directory that survives
+        // restarts is locked by its owner, and a server the lock's previous owner left behind is stopped first
+        DataDirLock lock = DataDirLock.acquire(dataDir, "PostgreSQL");
         EmbeddedPostgres postgres;
         try {
+            stopOrphan(dataDir.resolve("pgdata"));
             postgres = EmbeddedPostgres.builder()
                     .setPort(options.resolvePort())
                     .setDataDirectory(dataDir.resolve("pgdata"))
@@ -42,10 +60,11 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
                     .setServerConfig("max_prepared_transactions", "16")
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .start();
-        } catch (IOException e) {
-            throw new UncheckedIOException("postgresql did not start", e);
+        } catch (IOException | RuntimeException e) {
+            lock.close();
+            throw e instanceof IOException io ? new UncheckedIOException("postgresql did not start", io) : (RuntimeException) e;
         }
-        EmbeddedPostgreSql server = new EmbeddedPostgreSql(postgres, dataDir, options.temporary());
+        EmbeddedPostgreSql server = new EmbeddedPostgreSql(postgres, dataDir, options.temporary(), lock);
         try {
             server.createDatabase();
             try (Connection c = server.connect()) {
@@ -56,6 +75,40 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
             throw new IllegalStateException("postgresql setup failed: " + e.getMessage(), e);
         }
         return server;
+    }
+
+    /**
+     * Stops the server whose pid {@code postmaster.pid} names, if it still runs: with the data directory's lock
+     * held, it can only be one a killed predecessor left behind. A smart shutdown (its clients died with that
+     * process) within {@link #ORPHAN_SHUTDOWN}, else a kill; either way PostgreSQL recovers from its WAL on start.
+     */
+    private static void stopOrphan(Path pgdata) throws IOException {
+        Path pidFile = pgdata.resolve("postmaster.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        List<String> lines = Files.readAllLines(pidFile);
+        if (lines.size() < 2 || !lines.get(0).strip().matches("\\d+")) {
+            return; // a pid file being written or torn: PostgreSQL itself judges it
+        }
+        Optional<ProcessHandle> orphan = ProcessHandle.of(Long.parseLong(lines.get(0).strip()))
+                .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false));
+        if (orphan.isEmpty()) {
+            return;
+        }
+        LOG.warn("stopping PostgreSQL (pid {}) left running on {} by a process that died", orphan.get().pid(), pgdata);
+        orphan.get().destroy();
+        try {
+            orphan.get().onExit().get(ORPHAN_SHUTDOWN.toSeconds(), TimeUnit.SECONDS);
+        } catch (TimeoutException e) {
+            orphan.get().destroyForcibly();
+            orphan.get().onExit().join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while stopping the PostgreSQL left on " + pgdata, e);
+        } catch (ExecutionException e) {
+            throw new IOException("could not stop the PostgreSQL left on " + pgdata, e);
+        }
     }
 
     private void createDatabase() throws SQLException {
@@ -97,6 +150,7 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("postgresql did not stop cleanly", e);
         } finally {
+            lock.close();
             if (temporary) {
                 Directories.deleteQuietly(dataDir);
             }
