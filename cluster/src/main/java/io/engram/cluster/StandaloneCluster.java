@@ -171,10 +171,7 @@ public final class StandaloneCluster implements AutoCloseable {
      * shutdown hook, no savepoint, no goodbye. What is left is what was on disk: the retained checkpoints.
      */
     public synchronized void kill() throws InterruptedException {
-        closed = true;
-        List<Process> all = new ArrayList<>(taskManagers.values());
-        all.add(jobManager);
-        taskManagers.clear();
+        List<Process> all = takeAll();
         for (Process p : all) {
             p.destroyForcibly();
         }
@@ -183,16 +180,22 @@ public final class StandaloneCluster implements AutoCloseable {
         }
     }
 
+    /** Every process of the cluster, TaskManagers first, marking the cluster closed. */
+    private List<Process> takeAll() {
+        closed = true;
+        List<Process> all = new ArrayList<>(taskManagers.values());
+        all.add(jobManager);
+        taskManagers.clear();
+        return all;
+    }
+
     /** Stops the TaskManagers, then the JobManager, with SIGTERM (Flink's own shutdown), waiting for each. */
     @Override
     public synchronized void close() throws InterruptedException {
         if (closed) {
             return;
         }
-        closed = true;
-        List<Process> all = new ArrayList<>(taskManagers.values());
-        all.add(jobManager);
-        taskManagers.clear();
+        List<Process> all = takeAll();
         for (Process p : all) {
             p.destroy();
         }

@@ -121,16 +121,7 @@ class StandaloneClusterTest {
         // the end-to-end input, then a kill once a checkpoint holds some of its state, then more input
         EndToEndInput.produce(kafka);
         String victim = cluster.taskManagerIds().get(0);
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
-            store.ensureIndex(PipelineConfig.defaults().embeddingModel().id(), EmbeddingModel.DIMENSION);
-            await("the first records written", job, () -> {
-                store.refresh();
-                return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
-            });
-        }
-        int completed = rest.checkpoints(job).path("counts").path("completed").asInt();
-        await("a checkpoint after the first writes", job,
-                () -> rest.checkpoints(job).path("counts").path("completed").asInt() > completed);
+        awaitFirstWritesCheckpointed(job, openSearch, "cluster-kill");
         cluster.killTaskManager(victim);
         cluster.startTaskManager();
         try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
@@ -187,15 +178,7 @@ class StandaloneClusterTest {
         String job = submit("--config", settings.toString(), "--parallelism", "2").job();
         await("a first checkpoint", job, () -> rest.checkpoints(job).path("counts").path("completed").asInt() >= 1);
         EndToEndInput.produce(kafka);
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume")) {
-            await("the first records written", job, () -> {
-                store.refresh();
-                return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
-            });
-        }
-        int completed = rest.checkpoints(job).path("counts").path("completed").asInt();
-        await("a checkpoint after the first writes", job,
-                () -> rest.checkpoints(job).path("counts").path("completed").asInt() > completed);
+        awaitFirstWritesCheckpointed(job, openSearch, "cluster-resume");
 
         cluster.kill();
         cluster = StandaloneCluster.start(StandaloneCluster.Options.of(HOME, ClusterCommand.defaultLib(), 2));
@@ -411,6 +394,21 @@ class StandaloneClusterTest {
 
     private static long count(List<MemoryRecord> records, RecordType type) {
         return records.stream().filter(r -> r.type() == type).count();
+    }
+
+    /** Waits until the job has written its first records into the named index and then completed a checkpoint. */
+    private void awaitFirstWritesCheckpointed(String job, EmbeddedOpenSearch openSearch, String name) throws Exception {
+        try (OpenSearchMemoryStore store = store(openSearch, name)) {
+            // the index may not exist yet: counting before the job creates it would fail
+            store.ensureIndex(PipelineConfig.defaults().embeddingModel().id(), EmbeddingModel.DIMENSION);
+            await("the first records written", job, () -> {
+                store.refresh();
+                return store.count(EndToEndInput.ACME, Set.of()) + store.count(EndToEndInput.GLOBEX, Set.of()) > 0;
+            });
+        }
+        int completed = rest.checkpoints(job).path("counts").path("completed").asInt();
+        await("a checkpoint after the first writes", job,
+                () -> rest.checkpoints(job).path("counts").path("completed").asInt() > completed);
     }
 
     /** Polls {@code check}; on timeout fails with the job's state and last failure. */

@@ -60,9 +60,12 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
                     .setServerConfig("max_prepared_transactions", "16")
                     .setServerConfig("listen_addresses", "127.0.0.1")
                     .start();
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             lock.close();
-            throw e instanceof IOException io ? new UncheckedIOException("postgresql did not start", io) : (RuntimeException) e;
+            throw new UncheckedIOException("postgresql did not start", e);
+        } catch (RuntimeException e) {
+            lock.close();
+            throw e;
         }
         EmbeddedPostgreSql server = new EmbeddedPostgreSql(postgres, dataDir, options.temporary(), lock);
         try {

@@ -387,8 +387,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Reads reads = new Reads(tenantId);
         List<Supplier<List<RefHit>>> answers = new ArrayList<>();
         for (String query : queries) {
-            ObjectNode search = reads.search(size, types, false);
-            search.remove("_source");
+            ObjectNode search = reads.search(size, types, true);
             search.putArray("_source").add("source_refs").add("text");
             ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text", query);
             answers.add(reads.add(search, answer -> {
@@ -470,6 +469,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         private final String tenantId;
         private final List<ObjectNode> searches = new ArrayList<>();
         private final List<Answer<?>> answers = new ArrayList<>();
+        private boolean ran;
 
         Reads(String tenantId) {
             if (tenantId == null || tenantId.isEmpty()) {
@@ -507,7 +507,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         }
 
         <T> Supplier<T> add(ObjectNode search, Function<SearchAnswer, T> reader) {
-            if (answers.stream().anyMatch(Answer::ready)) {
+            if (ran) {
                 throw new IllegalStateException("this batch has run");
             }
             Answer<T> answer = new Answer<>(reader);
@@ -535,7 +535,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         @Override
         public Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types) {
             ObjectNode search = search(k, types, true);
-            search.remove("_source");
             ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text.en", query);
             return add(search, this::records);
         }
@@ -596,6 +595,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
         @Override
         public void run() {
+            ran = true;
             if (searches.isEmpty()) {
                 return; // OpenSearch refuses an empty multi-search
             }
@@ -628,10 +628,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
         Answer(Function<SearchAnswer, T> reader) {
             this.reader = reader;
-        }
-
-        boolean ready() {
-            return ready;
         }
 
         void fill(SearchAnswer answer) {
