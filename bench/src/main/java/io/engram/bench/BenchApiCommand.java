@@ -1,10 +1,15 @@
 package io.engram.bench;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.launcher.LiveProduct;
+import io.modelcontextprotocol.client.McpClient;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.client.transport.HttpClientStreamableHttpTransport;
+import io.modelcontextprotocol.spec.McpSchema;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -36,7 +41,8 @@ import picocli.CommandLine.Spec;
 
 /**
  * The memory service under load, through real HTTP against the live embedded product ({@code ./engram up}'s):
- * N clients, each its tenant's, mix writes (a turn, a memory) and reads (search, a 1,000-token context) for a
+ * N clients, each its tenant's, mix writes (a turn, a memory) and reads (search, a 1,000-token context through
+ * {@code POST /v1/context} or through the MCP endpoint's {@code recall} tool, with the Java MCP SDK's client) for a
  * while; a probe writes a memory every half second and polls until it is readable. Per client count: requests
  * per second, p50/p95/p99 per endpoint, write-to-visible p50/p99 and the errors (any answer but 2xx).
  */
@@ -49,7 +55,10 @@ final class BenchApiCommand implements Callable<Integer> {
     private static final String[] TOPICS = {"the quarterly budget review", "migrating the billing service",
             "hiring a data engineer", "the office move to the harbour building", "renewing the cloud contract",
             "the staging database restore", "invoices in euros", "the on-call rota", "a kayak trip on the fjord"};
-    private static final String[] ROUTES = {"POST /v1/turns", "POST /v1/memories", "POST /v1/search", "POST /v1/context"};
+    /** The mix: 20 % turns, 20 % memories, 30 % search, 15 % context over HTTP and 15 % over MCP (tool recall). */
+    private static final String[] ROUTES = {"POST /v1/turns", "POST /v1/memories", "POST /v1/search", "POST /v1/context",
+        "MCP recall"};
+    private static final String MCP_RECALL = "MCP recall";
 
     @Spec
     CommandSpec spec;
@@ -143,24 +152,27 @@ final class BenchApiCommand implements Callable<Integer> {
                 String tenant = TENANTS.get(client % TENANTS.size());
                 String session = "load-" + n + "-" + client;
                 long seq = 0;
-                while (System.nanoTime() < end) {
-                    int pick = random.nextInt(10);
-                    String route = ROUTES[pick < 2 ? 0 : pick < 4 ? 1 : pick < 7 ? 2 : 3];
-                    ObjectNode body = switch (route) {
-                        case "POST /v1/turns" -> turn(session, seq++, random);
-                        case "POST /v1/memories" -> JSON.createObjectNode().put("text", "Load note " + client + "-"
-                                + seq++ + " on " + TOPICS[random.nextInt(TOPICS.length)] + ".");
-                        case "POST /v1/search" -> JSON.createObjectNode().put("query", TOPICS[random.nextInt(TOPICS.length)])
-                                .put("k", 10);
-                        default -> JSON.createObjectNode().put("query", "what did we decide about "
-                                + TOPICS[random.nextInt(TOPICS.length)]).put("budget_tokens", 1000).put("session_id", session);
-                    };
-                    long started = System.nanoTime();
-                    int status = send(product, tenant, route.substring(5), body);
-                    latencies.get(route).add(System.nanoTime() - started);
-                    requests.incrementAndGet();
-                    if (status / 100 != 2) {
-                        errors.incrementAndGet();
+                try (McpSyncClient mcp = mcpClient(product, tenant)) {
+                    while (System.nanoTime() < end) {
+                        int pick = random.nextInt(20);
+                        String route = ROUTES[pick < 4 ? 0 : pick < 8 ? 1 : pick < 14 ? 2 : pick < 17 ? 3 : 4];
+                        ObjectNode body = switch (route) {
+                            case "POST /v1/turns" -> turn(session, seq++, random);
+                            case "POST /v1/memories" -> JSON.createObjectNode().put("text", "Load note " + client + "-"
+                                    + seq++ + " on " + TOPICS[random.nextInt(TOPICS.length)] + ".");
+                            case "POST /v1/search" -> JSON.createObjectNode().put("query", TOPICS[random.nextInt(TOPICS.length)])
+                                    .put("k", 10);
+                            default -> JSON.createObjectNode().put("query", "what did we decide about "
+                                    + TOPICS[random.nextInt(TOPICS.length)]).put("budget_tokens", 1000).put("session_id", session);
+                        };
+                        long started = System.nanoTime();
+                        boolean ok = route.equals(MCP_RECALL) ? recall(mcp, body)
+                                : send(product, tenant, route.substring(5), body) / 100 == 2;
+                        latencies.get(route).add(System.nanoTime() - started);
+                        requests.incrementAndGet();
+                        if (!ok) {
+                            errors.incrementAndGet();
+                        }
                     }
                 }
                 return null;
@@ -212,6 +224,22 @@ final class BenchApiCommand implements Callable<Integer> {
         sorted.forEach((route, e) -> out.printf(Locale.ROOT, "  %-18s %6d requests  p50 %7.1f ms  p95 %7.1f ms  p99 %7.1f ms%n",
                 route, e.get("requests").asInt(), e.get("p50").asDouble(), e.get("p95").asDouble(), e.get("p99").asDouble()));
         out.flush();
+    }
+
+    /** A client of the service's MCP endpoint, as an agent's MCP client connects: initialized once, then reused. */
+    private static McpSyncClient mcpClient(LiveProduct product, String tenant) {
+        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(product.apiUrl()).endpoint("/mcp")
+                .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + product.keys().get(tenant)))
+                .build()).requestTimeout(Duration.ofSeconds(60)).build();
+        client.initialize();
+        return client;
+    }
+
+    /** The MCP {@code recall} tool with the same arguments as the HTTP context request. */
+    private static boolean recall(McpSyncClient mcp, ObjectNode arguments) {
+        McpSchema.CallToolResult result = mcp.callTool(new McpSchema.CallToolRequest("recall",
+                JSON.convertValue(arguments, new TypeReference<Map<String, Object>>() { })));
+        return !Boolean.TRUE.equals(result.isError());
     }
 
     private int send(LiveProduct product, String tenant, String path, ObjectNode body) throws Exception {

@@ -57,6 +57,7 @@ import org.slf4j.LoggerFactory;
  * through Kafka like every write and are tracked in PostgreSQL. The tenant comes only from the API key
  * ({@code Authorization: Bearer KEY} or {@code X-Api-Key}); a body naming another tenant is refused and audited.
  * Every error is JSON {@code {"error": {"code", "message"}}}. Stateless: replicas share nothing but the stores.
+ * {@code POST /mcp} offers the same operations as MCP tools ({@link McpEndpoint}, docs/clients.md).
  */
 public final class MemoryService implements AutoCloseable {
 
@@ -105,7 +106,8 @@ public final class MemoryService implements AutoCloseable {
             new Route("POST", "/v1/context"), new Route("POST", "/v1/search"),
             new Route("GET", "/v1/memories"), new Route("GET", "/v1/memories/{id}"),
             new Route("DELETE", "/v1/memories/{id}"), new Route("DELETE", "/v1/sessions/{session_id}"),
-            new Route("DELETE", "/v1/users/{user_id}"), new Route("GET", "/v1/forgets/{forget_id}"));
+            new Route("DELETE", "/v1/users/{user_id}"), new Route("GET", "/v1/forgets/{forget_id}"),
+            new Route("POST", "/mcp"));
 
     private final ServiceConfig config;
     private final ApiKeys keys;
@@ -118,6 +120,7 @@ public final class MemoryService implements AutoCloseable {
     private final Clock clock;
     private final HttpServer server;
     private final ExecutorService workers;
+    private final McpEndpoint mcp;
     /**
      * Reads (search, context, listings) embed and rank on the CPU; at most this many run at once, so that under
      * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads. Fewer than
@@ -134,6 +137,7 @@ public final class MemoryService implements AutoCloseable {
         this.kafkaAdmin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrap()));
         this.forgetLog = new ForgetLog(config.postgresUrl(), config.postgresUser(), config.postgresPassword());
         this.rateLimiter = new RateLimiter(config.ratePerSecond(), config.burst(), System::nanoTime);
+        this.mcp = new McpEndpoint(this);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
         this.workers = Executors.newFixedThreadPool(64);
         server.setExecutor(workers);
@@ -156,27 +160,8 @@ public final class MemoryService implements AutoCloseable {
         return server.getAddress().getPort();
     }
 
-    /** A client-visible failure. */
-    private static final class ApiError extends Exception {
-        private static final long serialVersionUID = 1L;
-        final int status;
-        final String code;
-        final long retryAfterSeconds;
-
-        ApiError(int status, String code, String message) {
-            this(status, code, message, 0);
-        }
-
-        ApiError(int status, String code, String message, long retryAfterSeconds) {
-            super(message);
-            this.status = status;
-            this.code = code;
-            this.retryAfterSeconds = retryAfterSeconds;
-        }
-    }
-
-    /** A successful answer: its status and body (JSON, or text for /metrics). */
-    private record Answer(int status, Object body) {
+    /** A successful answer: its status and body (JSON, text for /metrics, or none). */
+    record Answer(int status, Object body) {
     }
 
     private void handle(HttpExchange exchange) throws IOException {
@@ -256,11 +241,17 @@ public final class MemoryService implements AutoCloseable {
                     readBody(exchange, config.limits().maxDocumentBytes() + 64 * 1024));
             case "POST /v1/context" -> {
                 JsonNode body = readBody(exchange, MAX_BODY_BYTES);
-                yield new Answer(200, reading(() -> context(tenant, body, exchange)));
+                Stages stages = new Stages();
+                ObjectNode context = reading(() -> context(tenant, body, stages));
+                exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
+                yield new Answer(200, context);
             }
             case "POST /v1/search" -> {
                 JsonNode body = readBody(exchange, MAX_BODY_BYTES);
-                yield new Answer(200, reading(() -> search(tenant, body, exchange)));
+                Stages stages = new Stages();
+                ObjectNode results = reading(() -> search(tenant, body, stages));
+                exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
+                yield new Answer(200, results);
             }
             case "GET /v1/memories" -> new Answer(200, reading(() -> list(tenant, query(exchange))));
             case "GET /v1/memories/{id}" -> new Answer(200, ResponsesJson.record(retrieval.store().get(tenant, parameter)
@@ -270,15 +261,17 @@ public final class MemoryService implements AutoCloseable {
             case "DELETE /v1/users/{user_id}" -> forget(tenant, ForgetScope.USER, parameter);
             case "GET /v1/forgets/{forget_id}" -> new Answer(200, ResponsesJson.forget(forgetLog.status(tenant, parameter)
                     .orElseThrow(() -> new ApiError(404, "not_found", "no forget " + parameter))));
+            case "POST /mcp" -> mcp.handle(tenant, readBytes(exchange, MAX_BODY_BYTES));
             default -> throw new IllegalStateException("route without a handler: " + route);
         };
     }
 
-    private interface Read {
+    interface Read {
         ObjectNode run() throws ApiError;
     }
 
-    private ObjectNode reading(Read read) throws ApiError {
+    /** Runs a read within the bound on concurrent reads. */
+    ObjectNode reading(Read read) throws ApiError {
         try {
             reads.acquire();
         } catch (InterruptedException e) {
@@ -332,7 +325,7 @@ public final class MemoryService implements AutoCloseable {
         return new Answer(ready ? 200 : 503, body);
     }
 
-    private static JsonNode readBody(HttpExchange exchange, int maxBytes) throws ApiError, IOException {
+    private static byte[] readBytes(HttpExchange exchange, int maxBytes) throws ApiError, IOException {
         byte[] body;
         try (InputStream in = exchange.getRequestBody()) {
             body = in.readNBytes(maxBytes + 1);
@@ -340,6 +333,11 @@ public final class MemoryService implements AutoCloseable {
         if (body.length > maxBytes) {
             throw new ApiError(413, "request_too_large", "this request body is limited to " + maxBytes + " bytes");
         }
+        return body;
+    }
+
+    private static JsonNode readBody(HttpExchange exchange, int maxBytes) throws ApiError, IOException {
+        byte[] body = readBytes(exchange, maxBytes);
         try {
             JsonNode json = ResponsesJson.JSON.readTree(body);
             if (json == null || !json.isObject()) {
@@ -355,7 +353,7 @@ public final class MemoryService implements AutoCloseable {
      * One record or {@code {"records": [...]}}: each validated as the pipeline validates it, the valid ones sent
      * and acknowledged by Kafka before the answer; ids are the records' ids in the store, so a retry rewrites.
      */
-    private Answer write(String tenant, PayloadKind kind, JsonNode body) throws ApiError, SQLException {
+    Answer write(String tenant, PayloadKind kind, JsonNode body) throws ApiError, SQLException {
         List<JsonNode> items = new ArrayList<>();
         if (body.has("records")) {
             if (!body.get("records").isArray() || body.size() != 1) {
@@ -457,19 +455,17 @@ public final class MemoryService implements AutoCloseable {
         }
     }
 
-    private ObjectNode context(String tenant, JsonNode body, HttpExchange exchange) throws ApiError {
+    ObjectNode context(String tenant, JsonNode body, Stages stages) throws ApiError {
         String session = optionalText(body, "session_id");
         String user = optionalText(body, "user_id");
         String query = requiredText(body, "query");
         int budget = boundedInt(body, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
-        Stages stages = new Stages();
         AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, session, user, query, budget),
                 clock.instant(), stages);
-        exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
         return ResponsesJson.context(tenant, c);
     }
 
-    private ObjectNode search(String tenant, JsonNode body, HttpExchange exchange) throws ApiError {
+    ObjectNode search(String tenant, JsonNode body, Stages stages) throws ApiError {
         String query = requiredText(body, "query");
         int k = boundedInt(body, "k", 1, MAX_K, 10);
         Set<RecordType> types = EnumSet.noneOf(RecordType.class);
@@ -482,10 +478,8 @@ public final class MemoryService implements AutoCloseable {
                 types.add(recordType(t.asText()));
             }
         }
-        Stages stages = new Stages();
         List<HybridRetriever.Result> results = retrieval.retriever().search(new HybridRetriever.Query(tenant, query,
                 optionalText(body, "session_id"), optionalText(body, "user_id"), types, k, clock.instant()), stages);
-        exchange.getResponseHeaders().set("Server-Timing", stages.serverTiming());
         return ResponsesJson.search(tenant, results);
     }
 
@@ -519,7 +513,7 @@ public final class MemoryService implements AutoCloseable {
      * Records the request, then sends the forget through Kafka (so it is ordered after the writes before it and
      * applied exactly once by the pipeline); {@code GET /v1/forgets/{id}} says when OpenSearch no longer has it.
      */
-    private Answer forget(String tenant, ForgetScope scope, String target) throws ApiError, SQLException {
+    Answer forget(String tenant, ForgetScope scope, String target) throws ApiError, SQLException {
         if (target.isBlank() || target.length() > 600) {
             throw new ApiError(400, "invalid_request", "the id must be 1 to 600 characters");
         }
@@ -603,7 +597,16 @@ public final class MemoryService implements AutoCloseable {
         return root;
     }
 
+    /** The store the service reads, for the MCP endpoint's documents. */
+    MemoryStore store() {
+        return retrieval.store();
+    }
+
     private static void respond(HttpExchange exchange, int status, Object body) throws IOException {
+        if (body == null) {
+            exchange.sendResponseHeaders(status, -1);
+            return;
+        }
         byte[] bytes;
         if (body instanceof String text) {
             bytes = text.getBytes(StandardCharsets.UTF_8);

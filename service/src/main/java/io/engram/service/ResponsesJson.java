@@ -32,6 +32,7 @@ public final class ResponsesJson {
                     .put("section", i.section().name().toLowerCase(Locale.ROOT)).put("tokens", i.item().tokens())
                     .put("score", i.item().score()).put("reason", i.reason()).put("text", i.item().text());
         }
+        root.put("prompt", c.promptText());
         ArrayNode excluded = root.putArray("excluded");
         for (AssembledContext.Excluded e : c.excluded()) {
             excluded.addObject().put("id", e.item().id()).put("type", e.item().type().label())

@@ -43,6 +43,10 @@ public interface MemoryStore extends AutoCloseable {
     record Stamp(long records, double versions, double tiers, double positions, double tokens) {
     }
 
+    /** An agent document of a tenant, as its partitioned records (rules and lore) hold it: its latest version. */
+    record Document(String agentId, String path, long version, long records) {
+    }
+
     /**
      * Reads of one tenant queued and sent in one round trip ({@code _msearch}). Each method queues a search and
      * returns the holder of its answer, readable once {@link #run()} has returned. Term values that are
@@ -62,6 +66,9 @@ public interface MemoryStore extends AutoCloseable {
 
         /** The {@link Stamp} of the records matching every term. */
         Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types);
+
+        /** The tenant's agent documents (at most 1,000 agents of 1,000 documents each), by agent and path. */
+        Supplier<List<Document>> documents();
 
         /** Sends every queued search at once; a failed search fails the batch. */
         void run();

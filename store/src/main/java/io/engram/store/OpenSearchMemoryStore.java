@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -587,6 +588,26 @@ public final class OpenSearchMemoryStore implements MemoryStore {
             }
             return add(search, answer -> new Stamp(answer.hits().total().path("value").asLong(),
                     sum(answer, "doc_version"), sum(answer, "tier"), sum(answer, "position"), sum(answer, "tokens")));
+        }
+
+        @Override
+        public Supplier<List<Document>> documents() {
+            ObjectNode search = search(0, EnumSet.of(RecordType.INVARIANT, RecordType.LORE), false);
+            ObjectNode agents = search.putObject("aggs").putObject("agents");
+            agents.putObject("terms").put("field", "agent_id").put("size", 1000).putObject("order").put("_key", "asc");
+            ObjectNode paths = agents.putObject("aggs").putObject("paths");
+            paths.putObject("terms").put("field", "doc_path").put("size", 1000).putObject("order").put("_key", "asc");
+            paths.putObject("aggs").putObject("version").putObject("max").put("field", "doc_version");
+            return add(search, answer -> {
+                List<Document> documents = new ArrayList<>();
+                for (JsonNode agent : answer.aggregations().path("agents").path("buckets")) {
+                    for (JsonNode path : agent.path("paths").path("buckets")) {
+                        documents.add(new Document(agent.path("key").asText(), path.path("key").asText(),
+                                path.path("version").path("value").asLong(), path.path("doc_count").asLong()));
+                    }
+                }
+                return documents;
+            });
         }
 
         private static double sum(SearchAnswer answer, String field) {

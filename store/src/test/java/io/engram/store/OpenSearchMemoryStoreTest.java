@@ -154,6 +154,22 @@ class OpenSearchMemoryStoreTest {
     }
 
     @Test
+    void aTenantsDocumentsAreListedByAgentAndPathWithTheirVersion() {
+        store.upsert(List.of(
+                Records.chunk("docs", "docs-a1", RecordType.INVARIANT, 1, "AGENTS.md", 3, 0, "- Never log secrets", new float[] {1, 0, 0}),
+                Records.chunk("docs", "docs-a2", RecordType.LORE, 3, "AGENTS.md", 3, 1, "Founded in 1921.", new float[] {0, 1, 0}),
+                Records.chunk("docs", "docs-s1", RecordType.INVARIANT, 2, "SOUL.md", 1, 0, "Be warm.", new float[] {0, 0, 1}),
+                Records.memory("docs", "docs-m1", "not a document", new float[] {1, 1, 0}),
+                Records.chunk("other", "other-a1", RecordType.INVARIANT, 1, "OTHER.md", 1, 0, "- Other", new float[] {1, 0, 0})));
+        store.refresh();
+        MemoryStore.ReadBatch batch = store.reads("docs");
+        var documents = batch.documents();
+        batch.run();
+        assertThat(documents.get()).containsExactly(new MemoryStore.Document("agent-1", "AGENTS.md", 3, 2),
+                new MemoryStore.Document("agent-1", "SOUL.md", 1, 1));
+    }
+
+    @Test
     void aDocumentTheMappingRefusesIsAClearFailureNotADrop() {
         MemoryRecord wrongDimension = Records.memory("bad", "bad-1", "four dimensions", new float[] {1, 0, 0, 0});
         MemoryRecord fine = Records.memory("bad", "bad-2", "three dimensions", new float[] {0, 1, 0});
