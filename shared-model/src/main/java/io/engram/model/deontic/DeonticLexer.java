@@ -4,16 +4,17 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Finds rules addressed to the agent in a text: second-person modal phrases ("you must", "you may not"),
- * sentence-initial imperatives ("Always …", "Never …", "Do not …", "Avoid …", "Make sure …", "Prefer …",
- * "Use …"), identity and role instructions ("You are a …", "Act as …") and their Chinese counterparts
- * ("你必须", "不要", "你是").
+ * Finds rules addressed to the agent in a text (docs/algorithms.md, "Deontic lexer"): second-person modal
+ * phrases ("you must", "you may not"), modals whose subject is the agent's work ("Every PR must include a
+ * benchmark"), sentence-initial imperatives — a closed list of verbs, and any word that can be a base-form verb
+ * followed by what an object starts with ("Spawn a coding agent") — identity and role instructions ("You are a
+ * …", "You are Oracle — …", "I am C-3PO, …"), labelled rules ("FORBIDDEN: …"), terse norms ("No filler."),
+ * escalation lines ("… → Seraph") and their Chinese counterparts ("你必须", "不要", "你是").
  *
- * <p>What is not a rule: a modal with any other subject ("The tests must pass in CI" states a fact about the
- * tests), "you can"/"you may" in the middle of a sentence ("a script you can run"), anything inside the
- * leading subordinate clause of a sentence ("If you must …, …") — the main clause after its comma is read —
- * and code spans, which are opaque. Markdown emphasis ({@code **must**}), zero-width and bidi characters do
- * not hide a rule.
+ * <p>What is not a rule: a modal whose subject is other people ("Reviewers must approve"), "you can"/"you may"
+ * in the middle of a sentence ("a script you can run"), anything inside the leading subordinate clause of a
+ * sentence ("If you must …, …") — the main clause after its comma is read — and code spans, which are opaque.
+ * Markdown emphasis ({@code **must**}), zero-width and bidi characters do not hide a rule.
  *
  * <p>The scan walks the text once, clause by clause, and keeps token boundaries in int arrays reused for the
  * whole text: it allocates nothing per character, only per rule found. All state is per call, so one
@@ -46,7 +47,38 @@ public final class DeonticLexer {
     private static final WordSet BANNED = new WordSet("forbidden", "prohibited", "banned");
     private static final WordSet IDENTITY_OPENERS = new WordSet("a", "an", "the", "my", "our", "his", "her", "their");
     private static final WordSet ROLE_NOUNS = new WordSet(
-            "role", "job", "task", "goal", "purpose", "mission", "responsibility", "priority", "objective");
+            "role", "job", "task", "goal", "purpose", "mission", "responsibility", "priority", "objective",
+            "directive", "duty", "mandate");
+    /** A clause of one or two of these before a colon labels the next one as a rule ("FORBIDDEN: …"). */
+    private static final WordSet FORBIDDING_LABELS = new WordSet("forbidden", "never", "prohibited", "banned", "don't");
+    private static final WordSet OBLIGING_LABELS = new WordSet("always", "required", "mandatory", "must", "rule");
+    /** Subjects whose obligations bind people, not the agent or its work ("Reviewers must approve"). */
+    private static final WordSet PEOPLE = new WordSet(
+            "reviewer", "reviewers", "maintainer", "maintainers", "user", "users", "human", "humans", "people",
+            "customer", "customers", "someone", "anyone", "everyone", "nobody", "owner", "owners",
+            "admin", "admins", "administrator", "administrators", "operator", "operators", "team", "teams");
+    private static final WordSet NECESSARY = new WordSet(
+            "crucial", "important", "essential", "recommended", "required", "necessary", "mandatory", "vital", "critical");
+    private static final WordSet IT_IS = new WordSet("it's", "its");
+    /** Words a base-form verb at the start of an instruction is typically followed by: its object or a preposition. */
+    private static final WordSet IMPERATIVE_FOLLOWERS = new WordSet(
+            "a", "an", "the", "any", "every", "each", "all", "your", "its", "their", "this", "that", "these", "those",
+            "own", "some", "no", "it", "them", "him", "her", "me", "us", "what", "who", "whom", "how", "why", "where",
+            "whether", "what's", "when", "which", "on", "with", "to", "in", "into", "from", "by", "about", "through",
+            "without", "up", "down", "out", "off", "away", "back", "together");
+    /** Words that start clauses but are not verbs, however they are followed. */
+    private static final WordSet NOT_VERBS = new WordSet(
+            "the", "and", "this", "that", "these", "those", "there", "here", "it", "its", "all", "some", "any", "each", "every", "most",
+            "many", "much", "more", "other", "such", "what", "which", "who", "how", "why", "where", "when", "our",
+            "their", "his", "her", "one", "both", "either", "neither", "same", "only", "also", "just", "even", "yes",
+            "not", "per", "via", "like", "unlike", "time", "who", "whose", "today", "example", "default", "support",
+            "access", "changes", "information", "details", "note", "part", "see also", "thanks", "welcome", "hello");
+    /** Noun, adjective and inflection endings: a word ending so is not a base-form verb. */
+    private static final String[] NOT_BASE_FORM_ENDINGS = {
+        "s", "ing", "ed", "ly", "er", "or", "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ive", "ous",
+        "ful", "less", "ic", "ist", "ism", "ary", "ery", "ship", "hood", "al", "ble"};
+    /** The most words of a terse prohibition: "No filler.", "No silent corruption, no missing rows, no mystery nulls." */
+    private static final int TERSE_WORDS = 10;
     private static final WordSet SURE = new WordSet("sure", "certain");
     /** A word after the first one that makes the first a noun ("Build artifacts are …", "Use of …"). */
     private static final WordSet NOUN_SIGNALS = new WordSet(
@@ -144,6 +176,8 @@ public final class DeonticLexer {
         private boolean definesCode;
         private boolean onlyCode;
         private char boundary;
+        /** The previous clause was a rule label ("Never:", "FORBIDDEN:"): this one is a rule of that modality. */
+        private Modality labelled;
 
         /** Copies the text into the reused buffer: the scan reads an array instead of calling charAt. */
         void reset(CharSequence input, List<Rule> into) {
@@ -156,13 +190,28 @@ public final class DeonticLexer {
             s.getChars(0, length, text, 0);
             count = 0;
             commas = 0;
+            boundary = 0;
+        }
+
+        /** The modality a label clause of one or two words before a colon gives the next clause, or null. */
+        private Modality ruleLabel() {
+            if (count == 0 || count > 2 || types[count - 1] != WORD) {
+                return null;
+            }
+            if (in(FORBIDDING_LABELS, count - 1) || (count == 2 && is(0, "do") && is(1, "not"))) {
+                return Modality.FORBIDDEN;
+            }
+            return in(OBLIGING_LABELS, count - 1) ? Modality.OBLIGATORY : null;
         }
 
         void run() {
             int pos = 0;
+            labelled = null;
             while (pos < length) {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
+                Modality label = boundary == ':' ? ruleLabel() : null;
                 pos = nextClause(pos);
+                labelled = label;
                 definesCode = afterCodeTerm;
                 onlyCode = count > 0;
                 for (int t = 0; t < count && onlyCode; t++) {
@@ -277,7 +326,12 @@ public final class DeonticLexer {
                     return true;
                 }
                 case ':' -> {
-                    return i + 1 >= length || isSpace(text[i + 1]);
+                    // "Label: …", and "**Label:** …" whose emphasis closes after the colon
+                    int next = i + 1;
+                    while (next < length && (text[next] == '*' || text[next] == '_')) {
+                        next++;
+                    }
+                    return next >= length || isSpace(text[next]);
                 }
                 case '\n' -> {
                     return lineStartsBlock(i + 1);
@@ -338,7 +392,24 @@ public final class DeonticLexer {
             if (definesCode) {
                 return;
             }
+            int before = rules.size();
+            evaluateClause();
+            if (labelled != null) {
+                if (rules.size() == before) {
+                    add(labelled, 0, "label");
+                } else if (labelled == Modality.FORBIDDEN) {
+                    // "Never: edit generated files" forbids what the clause after the label names
+                    Rule first = rules.get(before);
+                    rules.set(before, new Rule(Modality.FORBIDDEN, first.action(), "label"));
+                }
+            }
+        }
+
+        private void evaluateClause() {
             int i = skipFillers(0);
+            if ((is(i, "no") || is(i, "yes")) && isCommaAfter(i)) {
+                i = skipFillers(i + 1); // "No, I won't …": the answer word is not the rule
+            }
             if (i >= count) {
                 return;
             }
@@ -350,6 +421,9 @@ public final class DeonticLexer {
                     if (commaTokens[c] > i && commaTokens[c] < count) {
                         i = skipFillers(commaTokens[c]);
                         matchClauseStart(i);
+                        if (rules.size() == before) {
+                            matchAnySubject(i);
+                        }
                     }
                 }
                 if (rules.size() == before) {
@@ -358,10 +432,95 @@ public final class DeonticLexer {
             } else {
                 matchClauseStart(i);
             }
+            int found = rules.size();
             boolean youFirst = isYou(i);
             for (int k = youFirst ? i + 1 : i; k < count; k++) {
                 if (isYou(k)) {
                     matchYou(k, false);
+                }
+            }
+            if (rules.size() == found && found == 0) {
+                matchAnySubject(i);
+            }
+            if (rules.isEmpty()) {
+                matchContinuation(i);
+            }
+            if (rules.isEmpty()) {
+                matchRouting(i);
+            }
+        }
+
+        /** "Max 2 revision rounds, then escalate to Neo", "… in the delegation message — follow the workflow". */
+        private void matchContinuation(int i) {
+            for (int c = 0; c < commas && rules.isEmpty(); c++) {
+                int t = commaTokens[c];
+                if (t <= i || t >= count) {
+                    continue;
+                }
+                if (is(t, "then")) {
+                    matchClauseStart(t + 1);
+                } else if (markBefore(t, '\u2014')) {
+                    matchClauseStart(t);
+                }
+            }
+        }
+
+        /** Whether {@code mark} stands between the token before {@code token} and it. */
+        private boolean markBefore(int token, char mark) {
+            for (int p = ends[token - 1]; p < starts[token]; p++) {
+                if (text[p] == mark) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /**
+         * An escalation line of a persona: "Anomalies suggesting fraud or security issues → Seraph" routes what
+         * it names to the agent or person after the arrow (a capitalized name, not code: "A → B" between code
+         * spans is a flow).
+         */
+        private void matchRouting(int i) {
+            if (count - i < 4) {
+                return;
+            }
+            for (int t = i + 3; t < count; t++) {
+                if (capitalized(t) && markBefore(t, '\u2192')) {
+                    add(Modality.OBLIGATORY, i, "route");
+                    return;
+                }
+            }
+        }
+
+        /**
+         * A modal with a subject other than "you" binds the agent's work ("Every PR must include a benchmark",
+         * "Functions must be focused and small"), unless the subject is people ("Reviewers must approve"); so do
+         * "X required" and "it is crucial to …".
+         */
+        private void matchAnySubject(int i) {
+            if ((is(i, "it") && is(i + 1, "is")) || in(IT_IS, i)) {
+                int m = is(i, "it") ? i + 2 : i + 1;
+                while (m < count && in(ADVERBS, m) || is(m, "highly") || is(m, "very")) {
+                    m++;
+                }
+                if (in(NECESSARY, m) && is(m + 1, "to")) {
+                    add(Modality.OBLIGATORY, m + 2, "it is " + lower(m) + " to");
+                }
+                return;
+            }
+            for (int k = i + 1; k < count && k <= i + 8; k++) {
+                if (types[k] != WORD) {
+                    continue;
+                }
+                if (in(OBLIGATION_MODALS, k) || in(NEGATED_OBLIGATION_MODALS, k)
+                        || (is(k, "required") || is(k, "mandatory")) && Character.isLowerCase(text[starts[k]])) {
+                    if (in(PEOPLE, i) || in(PEOPLE, k - 1)) {
+                        return;
+                    }
+                    boolean negated = in(NEGATED_OBLIGATION_MODALS, k) || in(NEGATIONS, k + 1);
+                    add(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, negated && !in(NEGATED_OBLIGATION_MODALS, k)
+                            ? k + 2 : k + 1, lower(k));
+                    return;
                 }
             }
         }
@@ -394,7 +553,7 @@ public final class DeonticLexer {
                 add(Modality.OBLIGATORY, w + 1, "prefer");
             } else if (is(w, "act") && is(w + 1, "as")) {
                 add(Modality.OBLIGATORY, w, "act as");
-            } else if (is(w, "your") && in(ROLE_NOUNS, w + 1)) {
+            } else if (is(w, "your") && (in(ROLE_NOUNS, w + 1) || in(ROLE_NOUNS, w + 2))) {
                 add(Modality.OBLIGATORY, w, "your role");
             } else if (is(w, "remember") && is(w + 1, "to")) {
                 add(Modality.OBLIGATORY, w + 2, "remember to");
@@ -403,7 +562,101 @@ public final class DeonticLexer {
             } else if (in(IMPERATIVE_VERBS, w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)
                     && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
                 add(Modality.OBLIGATORY, w, "imperative");
+            } else if (is(w, "i")) {
+                matchFirstPerson(w + 1);
+            } else if (is(w, "i'll")) {
+                matchFirstPerson(w);
+            } else if (is(w, "no") && terse(w, TERSE_WORDS)) {
+                add(Modality.FORBIDDEN, w + 1, "no");
+            } else if (terse(w, 4) && (is(w + 1, "over") || is(w + 2, "over") || is(w + 1, "before"))) {
+                add(Modality.OBLIGATORY, w, "over");
+            } else if (is(w, "only") && w + 1 < count) {
+                matchClauseStart(w + 1); // "ONLY use uv"
+            } else if (baseFormVerb(w) && (in(IMPERATIVE_FOLLOWERS, w + 1) || w + 1 < count && types[w + 1] == CODE)
+                    && !in(NOUN_SIGNALS, w + 2)
+                    // "Switch to the …" instructs; "Failure to do …" names (a noun takes an infinitive)
+                    && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
+                add(Modality.OBLIGATORY, w, "imperative");
             }
+        }
+
+        private boolean isCommaAfter(int token) {
+            for (int c = 0; c < commas; c++) {
+                if (commaTokens[c] == token + 1) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** The clause from {@code w} is a whole sentence of at most {@code words} words: a terse norm can be one. */
+        private boolean terse(int w, int words) {
+            if (count - w > words || count - w < 2 || (boundary != '.' && boundary != '!' && boundary != 0)) {
+                return false;
+            }
+            for (int t = w; t < count; t++) {
+                if (types[t] != WORD) {
+                    return false;
+                }
+            }
+            return !isCommaAfter(w); // "No, I won't …" answers, it does not forbid
+        }
+
+        /**
+         * Whether the word at {@code w} can be a base-form verb the closed list does not know ("Spawn", "Celebrate",
+         * "Ground"): a lower-case word, or capitalized only at its first letter, of at least three letters, that
+         * is no function word and has no noun, adjective or inflection ending.
+         */
+        private boolean baseFormVerb(int w) {
+            if (w >= count || types[w] != WORD || in(NOT_VERBS, w)) {
+                return false;
+            }
+            int start = starts[w];
+            int end = ends[w];
+            if (end - start < 3) {
+                return false;
+            }
+            for (int i = start; i < end; i++) {
+                char c = text[i];
+                if (!(c >= 'a' && c <= 'z') && !(i == start && c >= 'A' && c <= 'Z')) {
+                    return false;
+                }
+            }
+            for (String ending : NOT_BASE_FORM_ENDINGS) {
+                if (endsWith(start, end, ending) && !endsWith(start, end, "ss")) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        private boolean endsWith(int start, int end, String ending) {
+            int n = ending.length();
+            if (end - start <= n) {
+                return false;
+            }
+            for (int i = 0; i < n; i++) {
+                if (WordSet.fold(text[end - n + i]) != ending.charAt(i)) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
+        /** "I am C-3PO, …", "I will tell you", "I won't …": a persona's commitments in the first person. */
+        private void matchFirstPerson(int m) {
+            if (is(m, "am") && (in(IDENTITY_OPENERS, m + 1) || capitalized(m + 1))) {
+                addIdentity(Modality.OBLIGATORY, m + 1, "i am");
+            } else if (is(m, "will") || is(m, "i'll")) {
+                add(is(m + 1, "never") || is(m + 1, "not") ? Modality.FORBIDDEN : Modality.OBLIGATORY, m + 1, "i will");
+            } else if (is(m, "won't") || is(m, "wont")) {
+                add(Modality.FORBIDDEN, m + 1, "i won't");
+            }
+        }
+
+        private boolean capitalized(int token) {
+            return token < count && types[token] == WORD && Character.isUpperCase(text[starts[token]])
+                    && !is(token, "i");
         }
 
         private void matchYou(int k, boolean clauseInitial) {
@@ -448,6 +701,8 @@ public final class DeonticLexer {
                 add(Modality.FORBIDDEN, m + 2, "you will never");
             } else if (is(m, "will") && is(m + 1, "always")) {
                 add(Modality.OBLIGATORY, m + 2, "you will always");
+            } else if (is(m, "will") && clauseInitial && m + 1 < count) {
+                add(Modality.OBLIGATORY, m + 1, "you will");
             } else if (is(m, "do") && is(m + 1, "not")) {
                 matchDont(m + 2);
             } else if (in(DONT, m)) {
@@ -456,6 +711,9 @@ public final class DeonticLexer {
         }
 
         private void matchDont(int m) {
+            if (is(m, "just") || is(m, "only") || is(m, "merely")) {
+                return; // "You don't just report what happened; you explain why" contrasts, it does not forbid
+            }
             if (in(HAVE_NEED, m) && is(m + 1, "to")) {
                 add(Modality.PERMITTED, m + 2, "you don't need to");
             } else {
@@ -483,7 +741,7 @@ public final class DeonticLexer {
                     a++;
                 }
                 add(Modality.FORBIDDEN, a, "you are " + lower(m));
-            } else if (clauseInitial && in(IDENTITY_OPENERS, m)) {
+            } else if (clauseInitial && (in(IDENTITY_OPENERS, m) || capitalized(m))) {
                 addIdentity(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, m, negated ? "you are not" : "you are");
             }
         }

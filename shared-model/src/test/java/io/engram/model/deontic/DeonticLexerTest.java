@@ -47,6 +47,20 @@ class DeonticLexerTest {
             You are not a chatbot.                  | F | be a chatbot
             Act as a translator.                    | O | Act as a translator
             Your job is to keep the build green.    | O | Your job is to keep the build green
+            The tests must pass in CI.              | O | pass in CI
+            Every PR must include a benchmark.      | O | include a benchmark
+            Code must not print secrets.            | F | print secrets
+            You are Release Captain, a careful engineer. | O | be Release Captain, a careful engineer
+            I am C-3PO, a debug companion.          | O | be C-3PO, a debug companion
+            Spawn a coding agent with the brief.    | O | Spawn a coding agent with the brief
+            Ground every claim in a source.         | O | Ground every claim in a source
+            No filler.                              | F | filler
+            Bullets over prose.                     | O | Bullets over prose
+            Never: edit generated files.            | F | edit generated files
+            FORBIDDEN: `uv pip install`             | F | uv pip install
+            It is crucial to run the preflight check. | O | run the preflight check
+            Max two rounds, then escalate to Neo.   | O | escalate to Neo
+            Suspected fraud in payments → Seraph    | O | Suspected fraud in payments → Seraph
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -56,8 +70,12 @@ class DeonticLexerTest {
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', textBlock = """
-            The tests must pass in CI.
             Reviewers should approve every change.
+            The maintainers must sign the release.
+            No, that is not how it works.
+            Failure to do this stalls the pipeline.
+            Revenue trends, cohort behavior and churn tell the story.
+            `UserPromptNode` → `ModelRequestNode` → `CallToolsNode`
             The cache never expires.
             Here is a script you can run.
             If you want to learn more, the docs have a tutorial.

@@ -8,22 +8,42 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Precision and recall of the deontic lexer on a labelled set of real sentences (most from the agent documents
- * in data/agents-md, some written for edge cases). The numbers are reported in docs/algorithms.md.
+ * Precision, recall and modality accuracy of the deontic lexer on two labelled sets of real sentences:
+ * labelled-sentences.tsv (the agent documents in data/agents-md, which the lexer's word lists were extended on)
+ * and unseen-sentences.tsv (20 other agent documents, issue 26: a dev half and a held-out half, split by
+ * document). The numbers are reported in docs/benchmarks.md.
  */
 class LabelledSentencesTest {
 
-    record Labelled(String label, String source, String sentence) {
+    record Labelled(String label, String half, String source, String sentence) {
     }
 
-    @Test
-    void lexerFindsRulesWithPrecisionAndRecallAbove90Percent() throws Exception {
-        List<Labelled> set = load();
-        assertThat(set).hasSizeGreaterThanOrEqualTo(150);
-        DeonticLexer lexer = new DeonticLexer();
+    /** A lexer's confusion counts on a set, and what it got wrong. */
+    record Score(int tp, int fp, int fn, int tn, int modalityRight, List<String> misses) {
+        double precision() {
+            return tp / (double) (tp + fp);
+        }
+
+        double recall() {
+            return tp / (double) (tp + fn);
+        }
+
+        double modalityAccuracy() {
+            return modalityRight / (double) tp;
+        }
+
+        String report(String name) {
+            return String.format("%s, %d sentences (%d rules): precision %.3f, recall %.3f, modality accuracy %.3f"
+                            + " (tp %d, fp %d, fn %d, tn %d, modality right %d)", name, tp + fp + fn + tn, tp + fn,
+                    precision(), recall(), modalityAccuracy(), tp, fp, fn, tn, modalityRight);
+        }
+    }
+
+    static Score score(DeonticLexer lexer, List<Labelled> set) {
         int tp = 0;
         int fp = 0;
         int fn = 0;
@@ -51,22 +71,46 @@ class LabelledSentencesTest {
                 tn++;
             }
         }
-        double precision = tp / (double) (tp + fp);
-        double recall = tp / (double) (tp + fn);
-        System.out.printf("deontic lexer on %d sentences (%d rules): precision %.3f, recall %.3f, "
-                        + "modality accuracy %.3f (tp %d, fp %d, fn %d, tn %d)%n",
-                set.size(), tp + fn, precision, recall, modalityRight / (double) tp, tp, fp, fn, tn);
-        misses.forEach(m -> System.out.println("  " + m));
-        assertThat(precision).isGreaterThanOrEqualTo(0.9);
-        assertThat(recall).isGreaterThanOrEqualTo(0.9);
-        assertThat(modalityRight / (double) tp).isGreaterThanOrEqualTo(0.9);
+        return new Score(tp, fp, fn, tn, modalityRight, misses);
     }
 
-    static List<Labelled> load() throws Exception {
+    private static Score scoreAndPrint(String name, List<Labelled> set) {
+        Score s = score(new DeonticLexer(), set);
+        System.out.println("deontic lexer on " + s.report(name));
+        s.misses().forEach(m -> System.out.println("  " + m));
+        return s;
+    }
+
+    @Test
+    void lexerFindsRulesWithPrecisionAndRecallAbove90PercentOnTheSetItWasExtendedOn() throws Exception {
+        List<Labelled> set = load("/deontic/labelled-sentences.tsv");
+        assertThat(set).hasSizeGreaterThanOrEqualTo(150);
+        Score s = scoreAndPrint("labelled-sentences.tsv", set);
+        assertThat(s.precision()).isGreaterThanOrEqualTo(0.9);
+        assertThat(s.recall()).isGreaterThanOrEqualTo(0.9);
+        assertThat(s.modalityAccuracy()).isGreaterThanOrEqualTo(0.9);
+    }
+
+    @Test
+    void lexerOnSentencesOfDocumentsItWasNotWrittenAgainst() throws Exception {
+        List<Labelled> set = load("/deontic/unseen-sentences.tsv");
+        assertThat(set).hasSizeGreaterThanOrEqualTo(300);
+        assertThat(set.stream().map(Labelled::source).distinct()).hasSizeGreaterThanOrEqualTo(20);
+        Predicate<Labelled> heldOut = l -> l.half().equals("held-out");
+        scoreAndPrint("unseen-sentences.tsv dev half", set.stream().filter(heldOut.negate()).toList());
+        Score held = scoreAndPrint("unseen-sentences.tsv held-out half", set.stream().filter(heldOut).toList());
+        // Issue 26 asks for 0.95 on each; the lexer stands at precision 0.878, recall 0.828, modality 0.986 (before
+        // the issue: 0.885, 0.621, 0.963). These floors keep what was gained; docs/benchmarks.md says what is left.
+        assertThat(held.precision()).isGreaterThanOrEqualTo(0.87);
+        assertThat(held.recall()).isGreaterThanOrEqualTo(0.82);
+        assertThat(held.modalityAccuracy()).isGreaterThanOrEqualTo(0.95);
+    }
+
+    /** A set: label, [half,] source, sentence per line; # comments and a header line. */
+    static List<Labelled> load(String resource) throws Exception {
         List<Labelled> set = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
-                LabelledSentencesTest.class.getResourceAsStream("/deontic/labelled-sentences.tsv")),
-                StandardCharsets.UTF_8))) {
+                LabelledSentencesTest.class.getResourceAsStream(resource)), StandardCharsets.UTF_8))) {
             String line;
             boolean header = true;
             while ((line = in.readLine()) != null) {
@@ -77,8 +121,9 @@ class LabelledSentencesTest {
                     header = false;
                     continue;
                 }
-                String[] parts = line.split("\t", 3);
-                set.add(new Labelled(parts[0], parts[1], parts[2]));
+                String[] parts = line.split("\t");
+                set.add(parts.length == 4 ? new Labelled(parts[0], parts[1], parts[2], parts[3])
+                        : new Labelled(parts[0], "", parts[1], parts[2]));
             }
         }
         return set;

@@ -88,6 +88,20 @@ class RealDocumentsTest {
     }
 
     @Test
+    void theOnlyTierTheWiderLexerChangedInTheseDocumentsAsCheckedByHand() throws Exception {
+        // Issue 26 widened what counts as a rule; across these eight documents one node changed tier (lore to soft
+        // rule). Read by hand: it says what the release skill the agent runs must never do, a constraint on the
+        // agent's own tooling, so a rule is the right reading of it.
+        PartitionedDocument doc = partitioner.partition(
+                Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
+        DocumentNode node = doc.nodes().get(34);
+        assertThat(node.text()).startsWith("The skill replaces the former GitHub Actions release-PR creator.");
+        assertThat(node.tier()).isEqualTo(2);
+        assertThat(node.rules()).extracting(r -> r.modality().code() + ":" + r.action()).containsExactly(
+                "F:push, open or edit a pull request, create a release, or mutate any other GitHub state");
+    }
+
+    @Test
     void soulMdInChineseFindsIdentityAndProhibitions() throws Exception {
         PartitionedDocument doc = partitioner.partition(
                 Files.readAllBytes(DOCS.resolve("openclaw+openclaw__templates__SOUL.md")));

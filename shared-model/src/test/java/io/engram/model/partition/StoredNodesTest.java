@@ -25,7 +25,7 @@ class StoredNodesTest {
 
                 The async driver drops shared connections.
 
-                Pool them per task.
+                The pool holds one connection per task.
 
                 ## Empty section
                 """);
@@ -37,7 +37,7 @@ class StoredNodesTest {
                 "## Code Review\nReviewers read the diff twice.",
                 "- Never push to main.",
                 "### Backend gotcha\nThe async driver drops shared connections.",
-                "### Backend gotcha\nPool them per task.");
+                "### Backend gotcha\nThe pool holds one connection per task.");
         DocumentNode titled = stored.get(0);
         DocumentNode original = doc.nodes().get(titled.index());
         DocumentNode heading = doc.nodes().get(titled.index() - 1);
