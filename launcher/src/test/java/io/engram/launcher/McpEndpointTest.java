@@ -192,6 +192,20 @@ class McpEndpointTest {
     }
 
     @Test
+    void aBodyThatIsNoJsonRpcMessageIsAParseErrorAndTheEndpointKeepsAnswering() throws Exception {
+        for (String body : new String[] {"{not json", "[1, 2, 3]", "{\"jsonrpc\": \"2.0\"}"}) {
+            HttpResponse<String> raw = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(product.apiUrl() + "/mcp")).header("Authorization", "Bearer " + product.keys().get("acme"))
+                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(raw.statusCode()).as(body).isEqualTo(400);
+            JsonNode error = JSON.readTree(raw.body());
+            assertThat(error.get("jsonrpc").asText()).as(body).isEqualTo("2.0");
+            assertThat(error.at("/error/code").asInt()).as(body).isEqualTo(McpSchema.ErrorCodes.PARSE_ERROR);
+        }
+        assertThat(acme.listTools().tools()).hasSize(4);
+    }
+
+    @Test
     void anotherTenantSeesNothingOfTheFirstOnesMemoryOrDocuments() throws Exception {
         String id = remember(acme, Map.of("text", "The vault code for the Geneva office is kept by Marguerite."));
         HttpResponse<String> doc = HttpClient.newHttpClient().send(HttpRequest.newBuilder(

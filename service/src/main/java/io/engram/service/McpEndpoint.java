@@ -21,7 +21,6 @@ import io.modelcontextprotocol.spec.McpSchema.JSONRPCMessage;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCNotification;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCRequest;
 import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse;
-import io.modelcontextprotocol.spec.McpSchema.JSONRPCResponse.JSONRPCError;
 import io.modelcontextprotocol.spec.McpStatelessServerTransport;
 import java.io.IOException;
 import java.io.InputStream;
@@ -118,9 +117,8 @@ final class McpEndpoint implements McpStatelessServerTransport {
         JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
-        } catch (IOException | IllegalArgumentException e) {
-            return new MemoryService.Answer(400, rpcError(null, McpSchema.ErrorCodes.PARSE_ERROR,
-                    "not a JSON-RPC message: " + e.getMessage()));
+        } catch (IOException | RuntimeException e) { // untrusted bytes: whatever the SDK's parser throws is a bad body
+            return new MemoryService.Answer(400, parseError("not a JSON-RPC request or notification: " + e.getMessage()));
         }
         McpTransportContext context = McpTransportContext.create(Map.of(TENANT, tenant));
         if (message instanceof JSONRPCRequest request) {
@@ -140,8 +138,11 @@ final class McpEndpoint implements McpStatelessServerTransport {
         throw new ApiError(400, "invalid_request", "the MCP endpoint takes requests and notifications only");
     }
 
-    private static ObjectNode rpcError(Object id, int code, String message) {
-        return ResponsesJson.JSON.valueToTree(JSONRPCResponse.error(id, new JSONRPCError(code, message)));
+    /** A JSON-RPC error without a request id, as JSON-RPC 2.0 answers a body it could not read (the SDK's type needs an id). */
+    private static ObjectNode parseError(String message) {
+        ObjectNode error = ResponsesJson.JSON.createObjectNode().put("jsonrpc", McpSchema.JSONRPC_VERSION).putNull("id");
+        error.putObject("error").put("code", McpSchema.ErrorCodes.PARSE_ERROR).put("message", message);
+        return error;
     }
 
     private CallToolResult call(Operation operation, String tenant, Map<String, Object> arguments) {
