@@ -71,8 +71,8 @@ public final class DeonticLexer {
             "the", "and", "this", "that", "these", "those", "there", "here", "it", "its", "all", "some", "any", "each", "every", "most",
             "many", "much", "more", "other", "such", "what", "which", "who", "how", "why", "where", "when", "our",
             "their", "his", "her", "one", "both", "either", "neither", "same", "only", "also", "just", "even", "yes",
-            "not", "per", "via", "like", "unlike", "time", "who", "whose", "today", "example", "default", "support",
-            "access", "changes", "information", "details", "note", "part", "see also", "thanks", "welcome", "hello");
+            "not", "per", "via", "like", "unlike", "time", "whose", "today", "example", "default", "support",
+            "access", "changes", "information", "details", "note", "part", "thanks", "welcome", "hello");
     /** Noun, adjective and inflection endings: a word ending so is not a base-form verb. */
     private static final String[] NOT_BASE_FORM_ENDINGS = {
         "s", "ing", "ed", "ly", "er", "or", "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ive", "ous",
@@ -406,6 +406,7 @@ public final class DeonticLexer {
         }
 
         private void evaluateClause() {
+            int clauseRules = rules.size();
             int i = skipFillers(0);
             if ((is(i, "no") || is(i, "yes")) && isCommaAfter(i)) {
                 i = skipFillers(i + 1); // "No, I won't …": the answer word is not the rule
@@ -416,43 +417,42 @@ public final class DeonticLexer {
             if (in(SUBORDINATORS, i)) {
                 // The leading adverbial clause is a condition, not an instruction: the main clause starts
                 // after one of its commas ("If X, Y, or Z, rebuild …").
-                int before = rules.size();
-                for (int c = 0; c < commas && rules.size() == before; c++) {
+                for (int c = 0; c < commas && rules.size() == clauseRules; c++) {
                     if (commaTokens[c] > i && commaTokens[c] < count) {
                         i = skipFillers(commaTokens[c]);
                         matchClauseStart(i);
-                        if (rules.size() == before) {
+                        if (rules.size() == clauseRules) {
                             matchAnySubject(i);
                         }
                     }
                 }
-                if (rules.size() == before) {
+                if (rules.size() == clauseRules) {
                     return;
                 }
             } else {
                 matchClauseStart(i);
             }
-            int found = rules.size();
             boolean youFirst = isYou(i);
             for (int k = youFirst ? i + 1 : i; k < count; k++) {
                 if (isYou(k)) {
                     matchYou(k, false);
                 }
             }
-            if (rules.size() == found && found == 0) {
+            // the broader readings, only for a clause nothing above found a rule in
+            if (rules.size() == clauseRules) {
                 matchAnySubject(i);
             }
-            if (rules.isEmpty()) {
-                matchContinuation(i);
+            if (rules.size() == clauseRules) {
+                matchContinuation(i, clauseRules);
             }
-            if (rules.isEmpty()) {
+            if (rules.size() == clauseRules) {
                 matchRouting(i);
             }
         }
 
         /** "Max 2 revision rounds, then escalate to Neo", "… in the delegation message — follow the workflow". */
-        private void matchContinuation(int i) {
-            for (int c = 0; c < commas && rules.isEmpty(); c++) {
+        private void matchContinuation(int i, int clauseRules) {
+            for (int c = 0; c < commas && rules.size() == clauseRules; c++) {
                 int t = commaTokens[c];
                 if (t <= i || t >= count) {
                     continue;
@@ -500,7 +500,7 @@ public final class DeonticLexer {
         private void matchAnySubject(int i) {
             if ((is(i, "it") && is(i + 1, "is")) || in(IT_IS, i)) {
                 int m = is(i, "it") ? i + 2 : i + 1;
-                while (m < count && in(ADVERBS, m) || is(m, "highly") || is(m, "very")) {
+                while (in(ADVERBS, m) || is(m, "highly") || is(m, "very")) {
                     m++;
                 }
                 if (in(NECESSARY, m) && is(m + 1, "to")) {

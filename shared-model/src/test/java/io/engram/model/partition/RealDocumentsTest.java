@@ -97,8 +97,10 @@ class RealDocumentsTest {
         DocumentNode node = doc.nodes().get(34);
         assertThat(node.text()).startsWith("The skill replaces the former GitHub Actions release-PR creator.");
         assertThat(node.tier()).isEqualTo(2);
+        // Its last sentence obliges the release commit, the agent's work ("all runtime … must land on main").
         assertThat(node.rules()).extracting(r -> r.modality().code() + ":" + r.action()).containsExactly(
-                "F:push, open or edit a pull request, create a release, or mutate any other GitHub state");
+                "F:push, open or edit a pull request, create a release, or mutate any other GitHub state",
+                "O:land on main before preparation");
     }
 
     @Test
