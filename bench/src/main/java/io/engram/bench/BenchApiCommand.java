@@ -56,9 +56,9 @@ final class BenchApiCommand implements Callable<Integer> {
             "hiring a data engineer", "the office move to the harbour building", "renewing the cloud contract",
             "the staging database restore", "invoices in euros", "the on-call rota", "a kayak trip on the fjord"};
     /** The mix: 20 % turns, 20 % memories, 30 % search, 15 % context over HTTP and 15 % over MCP (tool recall). */
-    private static final String[] ROUTES = {"POST /v1/turns", "POST /v1/memories", "POST /v1/search", "POST /v1/context",
-        "MCP recall"};
     private static final String MCP_RECALL = "MCP recall";
+    private static final String[] ROUTES = {"POST /v1/turns", "POST /v1/memories", "POST /v1/search", "POST /v1/context",
+        MCP_RECALL};
 
     @Spec
     CommandSpec spec;

@@ -243,7 +243,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
         return new McpSchema.ListResourcesResult(resources, null);
     }
 
-    static String documentUri(String agentId, String path) {
+    private static String documentUri(String agentId, String path) {
         return DOCUMENTS + URLEncoder.encode(agentId, StandardCharsets.UTF_8) + "/"
                 + URLEncoder.encode(path, StandardCharsets.UTF_8);
     }

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 /**
  * MCP's JSON through the project's Jackson 2 and the JSON Schema validator the write path already uses, so the
  * SDK brings no second JSON stack: the SDK's mapper, and its validator of tool arguments against each tool's
- * input schema. {@link Mapper} and {@link Validator} make it the SDK's default (META-INF/services), for MCP clients in this JVM too.
+ * input schema. {@link Mapper} and {@link Validator} make it the SDK's default (META-INF/services), for MCP
+ * clients in this JVM too.
  */
 public final class McpJackson implements McpJsonMapper, JsonSchemaValidator {
 

@@ -47,7 +47,8 @@ public record AssembledContext(List<Included> included, List<Excluded> excluded,
 
     /**
      * The context as an agent pastes it into its prompt: a heading per non-empty section, in rendering order, then
-     * one line per item, {@code - text [id]} (a rule's own list marker dropped), so that what the model cites can be traced back to a record.
+     * one line per item, {@code - text [id]} (a rule's own list marker dropped), so that what the model cites can
+     * be traced back to a record.
      */
     public String promptText() {
         StringBuilder text = new StringBuilder();
@@ -58,8 +59,7 @@ public record AssembledContext(List<Included> included, List<Excluded> excluded,
                 text.append(text.isEmpty() ? "" : "\n").append("## ").append(current.heading).append('\n');
             }
             String line = LIST_MARKER.matcher(i.item().text().strip()).replaceFirst("").replace("\n", "\n  ");
-            text.append("- ").append(line).append(" [").append(i.item().id())
-                    .append("]\n");
+            text.append("- ").append(line).append(" [").append(i.item().id()).append("]\n");
         }
         return text.toString();
     }
