@@ -1,7 +1,6 @@
 package io.engram.launcher;
 
 import io.engram.client.Topics;
-import io.engram.stack.EmbeddedKafka;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -16,8 +15,8 @@ final class InputOffsets {
     }
 
     /** The end offset of every partition of the input topics. */
-    static Map<TopicPartition, Long> end(EmbeddedKafka kafka) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+    static Map<TopicPartition, Long> end(String bootstrap) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             for (var topic : admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
                 topic.partitions().forEach(p -> request.put(new TopicPartition(topic.name(), p.partition()), OffsetSpec.latest()));
@@ -29,12 +28,19 @@ final class InputOffsets {
     }
 
     /** The group's committed offsets: the Kafka source commits them when a checkpoint completes. */
-    static Map<TopicPartition, Long> committed(EmbeddedKafka kafka, String group) throws Exception {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+    static Map<TopicPartition, Long> committed(String bootstrap, String group) throws Exception {
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrap))) {
             Map<TopicPartition, Long> offsets = new HashMap<>();
             admin.listConsumerGroupOffsets(group).partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS)
                     .forEach((tp, m) -> offsets.put(tp, m == null ? -1 : m.offset()));
             return offsets;
         }
+    }
+
+    /** Whether the group has read and checkpointed every input partition that holds records, empty ones aside. */
+    static boolean allRead(String bootstrap, String group) throws Exception {
+        Map<TopicPartition, Long> committed = committed(bootstrap, group);
+        return end(bootstrap).entrySet().stream()
+                .allMatch(e -> e.getValue() == 0 || committed.getOrDefault(e.getKey(), -1L).equals(e.getValue()));
     }
 }

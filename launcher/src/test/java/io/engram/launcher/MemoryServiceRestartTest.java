@@ -6,25 +6,33 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.pipeline.EndToEndInput;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code ./engram up --data-dir DIR} stopped and started again: the servers keep their data, and the job resumes
- * from its newest checkpoint, compaction state included: a session begun before the stop is compacted with the
- * turns written after it, as if nothing had stopped.
+ * {@code ./engram up --data-dir DIR} stopped, or killed, and started again: the servers keep their data, and the
+ * job resumes from its newest checkpoint, compaction state included: a session begun before the stop is compacted
+ * with the turns written after it, as if nothing had stopped.
  */
 class MemoryServiceRestartTest {
 
@@ -58,13 +66,18 @@ class MemoryServiceRestartTest {
     }
 
     private void writeTurns(String apiUrl, int from, int to) throws Exception {
+        writeTurns(apiUrl, from, to, Duration.ZERO);
+    }
+
+    /** The same turns {@code later} than their place in the minute-apart sequence. */
+    private void writeTurns(String apiUrl, int from, int to, Duration later) throws Exception {
         ArrayNode records = JSON.createArrayNode();
         for (int i = from; i < to; i++) {
             records.addObject().put("session_id", "s1").put("user_id", "ann").put("turn_id", "t" + i).put("seq", i)
                     .put("role", i % 2 == 0 ? "user" : "assistant")
                     .put("text", "Turn " + i + " about planning the " + (i % 3 == 0 ? "garden" : i % 3 == 1 ? "kitchen" : "attic")
                             + " renovation budget.")
-                    .put("ts", T0.plusSeconds(60L * i).toString());
+                    .put("ts", T0.plusSeconds(60L * i).plus(later).toString());
         }
         ObjectNode body = JSON.createObjectNode();
         body.set("records", records);
@@ -114,11 +127,15 @@ class MemoryServiceRestartTest {
     }
 
     /**
-     * The same with {@code ./engram up} killed with -9: no close, no shutdown hook, its PostgreSQL (a child
-     * process) left running on the data directory; the next start stops that server and goes on.
+     * {@code ./engram up --data-dir DIR} killed with -9 while it works on accepted turns: no close, no shutdown
+     * hook, its PostgreSQL (a child process) left running on the data directory. The same command on the same
+     * directory stops that server, resumes from the newest checkpoint with the same keys, and ends with exactly
+     * the OpenSearch documents and the cycle_metrics / collapse_alerts / canary_queries rows of an {@code up} that
+     * never failed, given the same turns. One session's turns share a partition, so event time, and with it every
+     * window and cycle, depends on the turns only.
      */
     @Test
-    void aKilledUpResumesWithItsDataKeysAndState(@TempDir Path dataDir) throws Exception {
+    void aKilledUpEndsAsAnUpThatNeverFailed(@TempDir Path dataDir, @TempDir Path plainDir) throws Exception {
         Path checkpoints = dataDir.resolve("checkpoints");
         Process up = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx1g",
                 "-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "up", "--data-dir",
@@ -133,6 +150,7 @@ class MemoryServiceRestartTest {
             await("15 turns stored", () -> turnsStored(apiUrl) == 15);
             Optional<Path> before = LocalPipeline.latestCheckpoint(checkpoints);
             await("a checkpoint after the turns", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(before));
+            writeTurns(apiUrl, 15, 25); // accepted: in Kafka; the job is still at them when the process dies
         } finally {
             up.destroyForcibly();
             assertThat(up.waitFor(60, TimeUnit.SECONDS)).isTrue();
@@ -141,7 +159,50 @@ class MemoryServiceRestartTest {
         assertThat(ProcessHandle.of(orphan).map(ProcessHandle::isAlive)).as("PostgreSQL outlived the killed up").contains(true);
         Properties fast = new Properties();
         fast.setProperty("checkpoint.interval", "1s");
-        resumeAndCompact(dataDir, LocalPipeline.latestCheckpoint(checkpoints).orElseThrow(), fast);
+        Path newest = LocalPipeline.latestCheckpoint(checkpoints).orElseThrow();
+        Map<String, List<String>> crashed;
+        try (LiveProduct second = LiveProduct.start(Optional.of(dataDir), 0, List.of("acme"), fast, line -> { })) {
+            assertThat(second.restoredFrom()).contains(newest);
+            assertThat(second.keys()).as("acme keeps the key it had").isEmpty();
+            await("the turns accepted before the kill stored", () -> turnsStored(second) == 25);
+            crashed = finish(second, checkpoints);
+        }
+        Map<String, List<String>> expected;
+        try (LiveProduct plain = LiveProduct.start(Optional.of(plainDir), 0, List.of("acme"), fast, line -> { })) {
+            key = plain.keys().get("acme");
+            writeTurns(plain, 0, 15);
+            writeTurns(plain, 15, 25);
+            expected = finish(plain, plainDir.resolve("checkpoints"));
+        }
+        assertThat(expected.get("acme")).as("summaries were written").anyMatch(l -> l.contains("|summary|"));
+        assertThat(expected.get("cycle_metrics")).as("cycles closed").isNotEmpty();
+        assertThat(expected.get("canary_queries")).as("canaries minted").isNotEmpty();
+        EndToEndInput.assertSame(crashed, expected); // canary scores included
+    }
+
+    /**
+     * Turns 25–39 and the session's next turn a day later (event time passes every window and cycle of the
+     * earlier ones), then waits until every input record is read and a checkpoint completed after that. Returns
+     * acme's OpenSearch documents (under "acme") and its rows (under each table's name).
+     */
+    private Map<String, List<String>> finish(LiveProduct product, Path checkpoints) throws Exception {
+        writeTurns(product, 25, 40);
+        writeTurns(product.apiUrl(), 40, 41, Duration.ofDays(1));
+        PipelineConfig config = PipelineConfig.fromProperties(product.pipeline());
+        await("every input record read and checkpointed",
+                () -> InputOffsets.allRead(config.kafkaBootstrap(), config.consumerGroup()));
+        Optional<Path> read = LocalPipeline.latestCheckpoint(checkpoints);
+        await("a checkpoint after the last record", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(read));
+        Map<String, List<String>> ending = new TreeMap<>();
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(),
+                RetryPolicy.DEFAULT)) {
+            ending.putAll(EndToEndInput.snapshot(store, List.of("acme")));
+        }
+        try (Connection c = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(),
+                config.postgresPassword())) {
+            ending.putAll(EndToEndInput.rows(c, List.of("acme")));
+        }
+        return ending;
     }
 
     private static String line(String log, String prefix) {

@@ -4,7 +4,6 @@ import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.io.Serializable;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,10 +24,6 @@ public interface MemoryStore extends AutoCloseable {
 
     /** What a hit carries besides the record. */
     record ScoredRecord(MemoryRecord record, double score) {
-    }
-
-    /** A hit of {@link #bm25Candidates}: a record id, its source refs and its text; no vector. */
-    record RefHit(String id, List<String> sourceRefs, String text) {
     }
 
     /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
@@ -74,10 +69,6 @@ public interface MemoryStore extends AutoCloseable {
         void run();
     }
 
-    /** How many of a tenant's records there are, and how many contain each term (BM25's N and df). */
-    record TermCounts(long documents, Map<String, Long> documentFrequency) {
-    }
-
     /**
      * Installs the index template for vectors of {@code dimension} and creates the index when absent, recording
      * which embedding model made its vectors; refuses an existing index whose vectors another model made (one
@@ -117,7 +108,15 @@ public interface MemoryStore extends AutoCloseable {
     long forget(String tenantId, ForgetScope scope, String target);
 
     /** A record of the tenant by id, without its vector; empty when absent or of another tenant. */
-    Optional<MemoryRecord> get(String tenantId, String id);
+    default Optional<MemoryRecord> get(String tenantId, String id) {
+        return get(tenantId, List.of(id)).stream().findFirst();
+    }
+
+    /** The most ids {@link #get(String, List)} reads at once. */
+    int MAX_IDS_PER_GET = 1000;
+
+    /** The tenant's records of these ids (at most {@link #MAX_IDS_PER_GET}) it holds, without their vectors, in no order. */
+    List<MemoryRecord> get(String tenantId, List<String> ids);
 
     /**
      * A tenant's records matching every term (field → value), newest first, {@code limit} per page, without
@@ -149,15 +148,6 @@ public interface MemoryStore extends AutoCloseable {
      */
     List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
 
-    /**
-     * Many BM25 queries over one tenant's records in one round trip ({@code _msearch}), each answered with its
-     * top {@code size} hits (ids, source refs and texts, no vectors): the candidates canary scoring re-ranks
-     * with the tenant's own statistics.
-     */
-    List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types);
-
-    /** {@link TermCounts} over the tenant's records of {@code types}: one search, one {@code filters} bucket per term. */
-    TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types);
 
     /**
      * k-NN on {@code embedding} with the tenant filter inside the k-NN query, so k hits of the tenant return;

@@ -19,7 +19,6 @@ import java.util.Collection;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -309,13 +308,20 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Optional<MemoryRecord> get(String tenantId, String id) {
+    public List<MemoryRecord> get(String tenantId, List<String> ids) {
+        if (ids.size() > MAX_IDS_PER_GET) {
+            throw new IllegalArgumentException(ids.size() + " ids in one read; at most " + MAX_IDS_PER_GET);
+        }
+        if (ids.isEmpty()) {
+            return List.of();
+        }
         Reads reads = new Reads(tenantId);
-        ObjectNode search = reads.search(1, Set.of(), false);
-        ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("ids").putArray("values").add(id);
+        ObjectNode search = reads.search(ids.size(), Set.of(), false);
+        ArrayNode values = ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("ids").putArray("values");
+        ids.forEach(values::add);
         Supplier<List<ScoredRecord>> hits = reads.add(search, reads::records);
         reads.run();
-        return hits.get().stream().map(ScoredRecord::record).findFirst();
+        return hits.get().stream().map(ScoredRecord::record).toList();
     }
 
     @Override
@@ -381,50 +387,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Supplier<List<ScoredRecord>> hits = reads.add(search, reads::records);
         reads.run();
         return hits.get().stream().map(ScoredRecord::record).toList();
-    }
-
-    @Override
-    public List<List<RefHit>> bm25Candidates(String tenantId, List<String> queries, int size, Set<RecordType> types) {
-        Reads reads = new Reads(tenantId);
-        List<Supplier<List<RefHit>>> answers = new ArrayList<>();
-        for (String query : queries) {
-            ObjectNode search = reads.search(size, types, true);
-            search.putArray("_source").add("source_refs").add("text");
-            ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text", query);
-            answers.add(reads.add(search, answer -> {
-                List<RefHit> hits = new ArrayList<>();
-                for (SearchHit hit : answer.hits().hits()) {
-                    List<String> refs = new ArrayList<>();
-                    if (hit.source().get("source_refs") instanceof List<?> list) {
-                        list.forEach(r -> refs.add(String.valueOf(r)));
-                    }
-                    hits.add(new RefHit(hit.id(), refs, String.valueOf(hit.source().get("text"))));
-                }
-                return hits;
-            }));
-        }
-        reads.run();
-        return answers.stream().map(Supplier::get).toList();
-    }
-
-    @Override
-    public TermCounts termCounts(String tenantId, Collection<String> terms, Set<RecordType> types) {
-        List<String> ordered = new ArrayList<>(new LinkedHashSet<>(terms));
-        Reads reads = new Reads(tenantId);
-        ObjectNode search = reads.search(0, types, false).put("track_total_hits", true);
-        if (!ordered.isEmpty()) { // OpenSearch refuses a filters aggregation without filters
-            ObjectNode buckets = search.putObject("aggs").putObject("df").putObject("filters").putObject("filters");
-            for (int i = 0; i < ordered.size(); i++) {
-                buckets.putObject("t" + i).putObject("term").put("text", ordered.get(i));
-            }
-        }
-        Supplier<SearchAnswer> answer = reads.add(search, a -> a);
-        reads.run();
-        Map<String, Long> df = new HashMap<>();
-        for (int i = 0; i < ordered.size(); i++) {
-            df.put(ordered.get(i), answer.get().aggregations().path("df").path("buckets").path("t" + i).path("doc_count").asLong());
-        }
-        return new TermCounts(answer.get().hits().total().path("value").asLong(), df);
     }
 
     @Override

@@ -293,16 +293,6 @@ class OpenSearchMemoryStoreTest {
     }
 
     @Test
-    void nothingToAskIsAnEmptyAnswerNotARequestOpenSearchRefuses() {
-        store.upsert(List.of(Records.memory("empty-asks", "e1", "The end.", new float[] {1, 0, 0})));
-        store.refresh();
-        assertThat(store.bm25Candidates("empty-asks", List.of(), 10, Set.of())).isEmpty();
-        MemoryStore.TermCounts counts = store.termCounts("empty-asks", List.of(), Set.of());
-        assertThat(counts.documents()).isEqualTo(1);
-        assertThat(counts.documentFrequency()).isEmpty();
-    }
-
-    @Test
     void aListingPagesThroughTheTenantsRecordsNewestFirst() {
         String t = "listing";
         List<MemoryRecord> records = new ArrayList<>();
@@ -325,6 +315,11 @@ class OpenSearchMemoryStoreTest {
         assertThat(store.list(t, Map.of(), Set.of(RecordType.LESSON), 10, null).records()).hasSize(3);
         assertThat(store.get(t, RecordIds.memory(t, "m3"))).hasValueSatisfying(r -> assertThat(r.text()).isEqualTo("note 3"));
         assertThat(store.get("someone-else", RecordIds.memory(t, "m3"))).isEmpty();
+        assertThat(store.get(t, List.of(RecordIds.memory(t, "m1"), RecordIds.memory(t, "m5"), RecordIds.memory(t, "gone"))))
+                .extracting(MemoryRecord::text).containsExactlyInAnyOrder("note 1", "note 5");
+        assertThat(store.get(t, List.of())).isEmpty();
+        assertThatThrownBy(() -> store.get(t, java.util.Collections.nCopies(MemoryStore.MAX_IDS_PER_GET + 1, "x")))
+                .isInstanceOf(IllegalArgumentException.class);
         assertThatThrownBy(() -> store.list(t, Map.of(), Set.of(), 3, "not-a-cursor"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid cursor");
     }

@@ -9,7 +9,10 @@ import io.engram.model.collapse.CycleClock;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
 import io.engram.model.collapse.StoreShape;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
 import io.engram.store.MemoryStore;
+import io.engram.store.RecordIds;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -41,9 +44,13 @@ import org.apache.flink.util.OutputTag;
  * heap while it changes; {@link CollapseDetectorOperator} writes the changed shapes back at the barrier, so
  * with RocksDB a write costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's {@code CLOSE_CYCLE} or, for the last cycle before a
  * pause, on an event-time timer a quiet gap after its last write. Closing scores the canaries with BM25 against
- * the tenant's records in OpenSearch, evaluates the alerts ({@link CollapseAlerts}) and emits the
- * {@code cycle_metrics} row; fired alerts and newly minted canaries go to side outputs. Rows carry event time
- * only, so a replay writes the same rows.
+ * the tenant's records as the shape holds them ({@link CanarySet#ranks}: the writes OpenSearch acknowledged up to
+ * this close, not what it received since), evaluates the alerts ({@link CollapseAlerts}) and emits the
+ * {@code cycle_metrics} row; fired alerts and newly minted canaries go to side outputs. Rows are a function of
+ * the state and the changes only, so a cycle closed again after a restore writes the same row.
+ *
+ * <p>The store is read only to upgrade a shape restored from the first state format, whose entries lack the
+ * words and source refs canary scoring needs: their texts are read back from OpenSearch once.
  */
 public final class CollapseDetectorFunction extends KeyedProcessFunction<String, StoreOp, CycleMetrics> {
 
@@ -68,13 +75,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ValueState<String> canariesAsJson;
     private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
-    /**
-     * Whether this subtask saw a learning-store write since it last refreshed the index. Canaries search only
-     * learning records, and every such write of this subtask's tenants reaches it after OpenSearch took it, so
-     * when none came since the last refresh they are all searchable already: closes in a burst (many tenants at
-     * one watermark) share one refresh. True after a (re)start, when the last refresh is not known.
-     */
-    private transient boolean writtenSinceRefresh;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient Map<String, StoreShape> liveShapes;
     private transient Set<String> changedShapes;
@@ -98,7 +98,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         open = getRuntimeContext().getState(new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class)));
         liveShapes = new HashMap<>();
         changedShapes = new HashSet<>();
-        writtenSinceRefresh = true;
     }
 
     @Override
@@ -118,7 +117,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         long accepted = 0;
         switch (op.kind()) {
             case UPSERT -> {
-                current.upsert(StoreShape.Entry.of(op.id(), op.recordType(), op.text(), op.generation()));
+                current.upsert(entryOf(op.tenantId(), op.id(), op.recordType(), op.text(), op.generation(),
+                        op.sourceRefs() == null ? List.of() : List.of(op.sourceRefs())));
                 accepted = 1;
             }
             case DELETE -> accepted = current.delete(op.id()) ? 1 : 0;
@@ -126,7 +126,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             }
         }
         changedShapes.add(ctx.getCurrentKey());
-        writtenSinceRefresh |= op.kind() == StoreOp.Kind.UPSERT || op.kind() == StoreOp.Kind.DELETE;
         long writtenAt = op.writtenAt(ctx.timestamp());
         long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
         long timer = clock.quietCloseAt(lastWrite);
@@ -163,11 +162,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 ctx.output(CANARIES, new MintedCanary(tenant, set.id(), c, mintedAt));
             }
         }
-        if (set != null && writtenSinceRefresh) {
-            store.refresh(); // the canaries must see every write of the cycle they score
-            writtenSinceRefresh = false;
-        }
-        int[] rankValues = set == null ? new int[0] : CanaryScorer.ranks(store, tenant, set, current, config.k());
+        int[] rankValues = set == null ? new int[0] : set.ranks(current, config.k());
         List<Map.Entry<String, Integer>> ranks = new ArrayList<>();
         for (int i = 0; i < rankValues.length; i++) {
             ranks.add(new SimpleImmutableEntry<>(set.canaries().get(i).id(), rankValues[i]));
@@ -240,8 +235,37 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             StoreShape stored = shape.value(); // one read: on RocksDB each is a whole-shape deserialization
             live = stored == null ? new StoreShape(config.maxGeneration()) : stored;
             liveShapes.put(tenant, live);
+            if (readBackTexts(tenant, live)) {
+                changedShapes.add(tenant);
+            }
         }
         return live;
+    }
+
+    /**
+     * Gives the entries of a shape restored from the first state format their words and source refs, from the
+     * texts OpenSearch holds (once: the shape is written back in the current format). A record OpenSearch no
+     * longer holds keeps none and matches no canary. Returns whether any entry was read back.
+     */
+    private boolean readBackTexts(String tenant, StoreShape restored) {
+        List<String> ids = restored.idsWithoutTerms();
+        if (ids.isEmpty()) {
+            return false;
+        }
+        store.refresh(); // the restored writes were acknowledged; a search finds them once refreshed
+        for (int from = 0; from < ids.size(); from += MemoryStore.MAX_IDS_PER_GET) {
+            for (MemoryRecord r : store.get(tenant, ids.subList(from, Math.min(ids.size(), from + MemoryStore.MAX_IDS_PER_GET)))) {
+                StoreShape.Entry old = restored.get(r.id());
+                restored.upsert(entryOf(tenant, r.id(), old.type(), r.text(), old.generation(), r.sourceRefs()));
+            }
+        }
+        return true;
+    }
+
+    private static StoreShape.Entry entryOf(String tenant, String id, RecordType type, String text, int generation,
+                                            List<String> sourceRefs) {
+        return StoreShape.Entry.of(id, type, text, generation,
+                sourceRefs.stream().map(ref -> RecordIds.resolveRef(tenant, ref)).toList());
     }
 
     /**

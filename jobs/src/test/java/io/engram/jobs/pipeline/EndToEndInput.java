@@ -210,9 +210,20 @@ public final class EndToEndInput {
 
     private static Map<String, List<String>> read(EmbeddedPostgreSql postgres, List<String> of, boolean delete)
             throws Exception {
+        try (Connection c = postgres.connect()) {
+            return read(c, of, delete);
+        }
+    }
+
+    /** The tenants' rows of the three tables, one line each, over a connection of the caller's. */
+    public static Map<String, List<String>> rows(Connection c, List<String> of) throws Exception {
+        return read(c, of, false);
+    }
+
+    private static Map<String, List<String>> read(Connection c, List<String> of, boolean delete) throws Exception {
         Map<String, List<String>> out = new TreeMap<>();
         String tenants = of.stream().map(t -> "'" + t + "'").collect(Collectors.joining(","));
-        try (Connection c = postgres.connect(); Statement s = c.createStatement()) {
+        try (Statement s = c.createStatement()) {
             for (String table : List.of("cycle_metrics", "collapse_alerts", "canary_queries")) {
                 List<String> lines = new ArrayList<>();
                 try (var rs = s.executeQuery("SELECT * FROM " + table + " WHERE tenant_id IN (" + tenants + ")")) {

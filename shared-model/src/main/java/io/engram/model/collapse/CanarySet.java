@@ -21,6 +21,8 @@ import java.util.Set;
 public record CanarySet(String id, List<Canary> canaries) {
 
     static final int QUERY_TERMS = 8;
+    /** Words shorter than this are left out of canary queries (mostly stop words). */
+    static final int MIN_QUERY_TERM_LENGTH = 4;
 
     /** One canary: the record it must find and the BM25 query that should find it. */
     public record Canary(String id, String anchorRef, RecordType anchorType, String query) {
@@ -65,7 +67,7 @@ public record CanarySet(String id, List<Canary> canaries) {
     public static String queryOf(String text) {
         Set<String> terms = new LinkedHashSet<>();
         for (String raw : TenantBm25.tokens(text)) {
-            if (raw.length() >= 4) {
+            if (raw.length() >= MIN_QUERY_TERM_LENGTH) {
                 terms.add(raw);
                 if (terms.size() == QUERY_TERMS) {
                     break;
@@ -76,13 +78,26 @@ public record CanarySet(String id, List<Canary> canaries) {
     }
 
     /**
+     * Each canary's rank ({@link TenantBm25}'s top {@code k} for its query over the records the shape holds), in
+     * the set's order.
+     */
+    public int[] ranks(StoreShape shape, int k) {
+        TenantBm25 bm25 = TenantBm25.over(shape, canaries.stream().map(Canary::query).toList());
+        int[] ranks = new int[canaries.size()];
+        for (int i = 0; i < ranks.length; i++) {
+            ranks[i] = rankOfHit(canaries.get(i), bm25.topK(canaries.get(i).query(), k), k);
+        }
+        return ranks;
+    }
+
+    /**
      * The 0-based rank of the canary's first hit in a BM25 result list, or −1: a hit is the anchor itself or an
      * entry whose source refs name the anchor (one level of merge-following, docs/contracts.md §D.5).
      */
-    public static int rankOfHit(Canary canary, List<String> resultIds, Map<String, List<String>> sourceRefs, int k) {
-        return RankMetrics.firstRelevantRank(resultIds,
-                id -> id.equals(canary.anchorRef())
-                        || sourceRefs.getOrDefault(id, List.of()).contains(canary.anchorRef()), k);
+    static int rankOfHit(Canary canary, List<StoreShape.Entry> results, int k) {
+        List<String> ids = results.stream().map(StoreShape.Entry::id).toList();
+        return RankMetrics.firstRelevantRank(ids, id -> id.equals(canary.anchorRef())
+                || results.get(ids.indexOf(id)).refersTo(canary.anchorRef()), k);
     }
 
     /** The anchor ids (for tests and the CLI). */

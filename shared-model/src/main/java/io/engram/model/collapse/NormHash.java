@@ -28,7 +28,10 @@ public final class NormHash {
         return text.toLowerCase(Locale.ROOT).replaceAll("\\s+", " ").trim();
     }
 
-    /** FNV-1a-64 over UTF-16 code units; also the store shape's deterministic sample order of record ids. */
+    /**
+     * FNV-1a-64 over UTF-16 code units; also the store shape's deterministic sample order of record ids and its
+     * keys of words and source refs.
+     */
     static long fnv1a64(CharSequence s) {
         long h = OFFSET_BASIS;
         for (int i = 0; i < s.length(); i++) {

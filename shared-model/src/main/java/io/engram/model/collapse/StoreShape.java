@@ -5,6 +5,8 @@ import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.Comparator;
 import java.util.EnumMap;
@@ -14,6 +16,7 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 
 /**
@@ -32,14 +35,53 @@ public final class StoreShape {
 
     /**
      * What the shape keeps of one record: no text, only what the metrics, canary minting and canary scoring
-     * need ({@code length}: its {@link TenantBm25#tokens} count).
+     * need. {@code length} is its {@link TenantBm25#tokens} count; {@code termHashes} (sorted) and
+     * {@code termCounts} are its words of {@value CanarySet#MIN_QUERY_TERM_LENGTH} letters or more, the only
+     * ones a canary query holds, by FNV-1a-64 with their counts; {@code sourceRefHashes} (sorted) are the record
+     * ids its source refs name. Entries restored from the first state format have no terms ({@code null}).
      */
     public record Entry(String id, RecordType type, long contentHash, int generation, double bigramDiversity,
-                        String canaryQuery, int length, long sampleKey) {
+                        String canaryQuery, int length, long sampleKey, long[] termHashes, int[] termCounts,
+                        long[] sourceRefHashes) {
 
         public static Entry of(String id, RecordType type, String text, int generation) {
+            return of(id, type, text, generation, List.of());
+        }
+
+        /** @param sourceRefIds the record ids (not the raw refs) the record's source refs name */
+        public static Entry of(String id, RecordType type, String text, int generation, Collection<String> sourceRefIds) {
+            List<String> tokens = TenantBm25.tokens(text);
+            TreeMap<Long, Integer> counts = new TreeMap<>();
+            for (String token : tokens) {
+                if (token.length() >= CanarySet.MIN_QUERY_TERM_LENGTH) {
+                    counts.merge(NormHash.fnv1a64(token), 1, Integer::sum);
+                }
+            }
+            long[] termHashes = new long[counts.size()];
+            int[] termCounts = new int[counts.size()];
+            int i = 0;
+            for (Map.Entry<Long, Integer> c : counts.entrySet()) {
+                termHashes[i] = c.getKey();
+                termCounts[i++] = c.getValue();
+            }
+            long[] refs = sourceRefIds.stream().mapToLong(NormHash::fnv1a64).distinct().sorted().toArray();
             return new Entry(id, type, NormHash.value(text), generation, BigramDiversity.of(text),
-                    CanarySet.queryOf(text), TenantBm25.tokens(text).size(), NormHash.fnv1a64(id));
+                    CanarySet.queryOf(text), tokens.size(), NormHash.fnv1a64(id), termHashes, termCounts, refs);
+        }
+
+        /** How often the word with this FNV-1a-64 occurs in the record (0 when absent). */
+        int termCount(long termHash) {
+            int i = Arrays.binarySearch(termHashes, termHash);
+            return i < 0 ? 0 : termCounts[i];
+        }
+
+        /** Whether the record's source refs name the record {@code id}. */
+        boolean refersTo(String id) {
+            return Arrays.binarySearch(sourceRefHashes, NormHash.fnv1a64(id)) >= 0;
+        }
+
+        boolean termsKnown() {
+            return termHashes != null;
         }
     }
 
@@ -153,8 +195,17 @@ public final class StoreShape {
         return ordered;
     }
 
-    /** Writes the entries; the aggregates are rebuilt on read. */
+    /** The ids of the entries restored without their terms (from the first state format). */
+    public List<String> idsWithoutTerms() {
+        return entries.values().stream().filter(e -> !e.termsKnown()).map(Entry::id).sorted().toList();
+    }
+
+    /**
+     * Writes the entries; the aggregates are rebuilt on read. The first format began with {@code maxGeneration}
+     * (never negative); the current one begins with {@link #FORMAT_WITH_TERMS}.
+     */
     public void writeTo(DataOutput out) throws IOException {
+        out.writeInt(FORMAT_WITH_TERMS);
         out.writeInt(maxGeneration);
         out.writeInt(entries.size());
         for (Entry e : ordered) {
@@ -165,16 +216,61 @@ public final class StoreShape {
             out.writeDouble(e.bigramDiversity());
             out.writeUTF(e.canaryQuery());
             out.writeInt(e.length());
+            writeTerms(out, e);
+            out.writeInt(e.sourceRefHashes().length);
+            for (long ref : e.sourceRefHashes()) {
+                out.writeLong(ref);
+            }
         }
     }
 
+    private static void writeTerms(DataOutput out, Entry e) throws IOException {
+        if (!e.termsKnown()) {
+            out.writeInt(-1);
+            return;
+        }
+        out.writeInt(e.termHashes().length);
+        for (int i = 0; i < e.termHashes().length; i++) {
+            out.writeLong(e.termHashes()[i]);
+            out.writeInt(e.termCounts()[i]);
+        }
+    }
+
+    static final int FORMAT_WITH_TERMS = -2;
+
     public static StoreShape readFrom(DataInput in) throws IOException {
-        StoreShape shape = new StoreShape(in.readInt());
+        int first = in.readInt();
+        boolean withTerms = first == FORMAT_WITH_TERMS;
+        StoreShape shape = new StoreShape(withTerms ? in.readInt() : first);
         int n = in.readInt();
         for (int i = 0; i < n; i++) {
             String id = in.readUTF();
-            shape.upsert(new Entry(id, RecordType.values()[in.readByte()], in.readLong(), in.readInt(),
-                    in.readDouble(), in.readUTF(), in.readInt(), NormHash.fnv1a64(id)));
+            RecordType type = RecordType.values()[in.readByte()];
+            long contentHash = in.readLong();
+            int generation = in.readInt();
+            double bigramDiversity = in.readDouble();
+            String canaryQuery = in.readUTF();
+            int length = in.readInt();
+            long[] termHashes = null;
+            int[] termCounts = null;
+            long[] refs = new long[0];
+            if (withTerms) {
+                int terms = in.readInt();
+                if (terms >= 0) {
+                    termHashes = new long[terms];
+                    termCounts = new int[terms];
+                    for (int t = 0; t < terms; t++) {
+                        termHashes[t] = in.readLong();
+                        termCounts[t] = in.readInt();
+                    }
+                }
+                refs = new long[in.readInt()];
+                for (int r = 0; r < refs.length; r++) {
+                    refs[r] = in.readLong();
+                }
+            }
+            shape.upsert(new Entry(id, type, contentHash, generation, bigramDiversity, canaryQuery, length,
+                    NormHash.fnv1a64(id), termHashes, termCounts, refs));
         }
         return shape;
     }

@@ -72,11 +72,37 @@ class CanarySetTest {
     @Test
     void aHitIsTheAnchorOrAnEntryThatNamesItInItsSourceRefs() {
         CanarySet.Canary canary = new CanarySet.Canary("c000", "m1", RecordType.MEMORY, "q");
-        Map<String, List<String>> refs = Map.of("g1", List.of("m0", "m1"), "g2", List.of("g1"));
-        assertThat(CanarySet.rankOfHit(canary, List.of("x", "m1"), refs, 10)).isEqualTo(1);
-        assertThat(CanarySet.rankOfHit(canary, List.of("x", "y", "g1"), refs, 10)).isEqualTo(2);
+        StoreShape.Entry x = StoreShape.Entry.of("x", RecordType.MEMORY, "x", 0);
+        StoreShape.Entry y = StoreShape.Entry.of("y", RecordType.MEMORY, "y", 0);
+        StoreShape.Entry m1 = StoreShape.Entry.of("m1", RecordType.MEMORY, "m1", 0);
+        StoreShape.Entry g1 = StoreShape.Entry.of("g1", RecordType.SUMMARY, "g1", 1, List.of("m0", "m1"));
+        StoreShape.Entry g2 = StoreShape.Entry.of("g2", RecordType.SUMMARY, "g2", 2, List.of("g1"));
+        assertThat(CanarySet.rankOfHit(canary, List.of(x, m1), 10)).isEqualTo(1);
+        assertThat(CanarySet.rankOfHit(canary, List.of(x, y, g1), 10)).isEqualTo(2);
         // one level only: g2 merged g1 and dropped m1
-        assertThat(CanarySet.rankOfHit(canary, List.of("g2"), refs, 10)).isEqualTo(-1);
-        assertThat(CanarySet.rankOfHit(canary, List.of("x", "y", "g1"), refs, 2)).isEqualTo(-1);
+        assertThat(CanarySet.rankOfHit(canary, List.of(g2), 10)).isEqualTo(-1);
+        assertThat(CanarySet.rankOfHit(canary, List.of(x, y, g1), 2)).isEqualTo(-1);
+    }
+
+    @Test
+    void ranksEachCanaryAgainstTheRecordsTheShapeHolds() {
+        StoreShape shape = new StoreShape(2);
+        shape.upsert(StoreShape.Entry.of("s1", RecordType.SUMMARY, "budget review budget review deadline friday office", 1));
+        shape.upsert(StoreShape.Entry.of("s2", RecordType.SUMMARY, "budget migration harbour harbour harbour building move", 1));
+        shape.upsert(StoreShape.Entry.of("s3", RecordType.SUMMARY, "hiring a data engineer for the pipeline", 1));
+        CanarySet set = new CanarySet("cs-test", List.of(
+                new CanarySet.Canary("c000", "s1", RecordType.SUMMARY, "budget harbour"),
+                new CanarySet.Canary("c001", "s2", RecordType.SUMMARY, "budget harbour"),
+                new CanarySet.Canary("c002", "s3", RecordType.SUMMARY, "engineer pipeline"),
+                new CanarySet.Canary("c003", "gone", RecordType.MEMORY, "unrelated words")));
+        // "harbour" is rare among the tenant's records: s2 (three of it) before s1 (budget twice)
+        assertThat(set.ranks(shape, 10)).containsExactly(1, 0, 0, -1);
+
+        // s3 merged into a generation-2 summary that names it: still found, through its source refs
+        shape.delete("s3");
+        shape.upsert(StoreShape.Entry.of("g2", RecordType.SUMMARY, "the data engineer joins the pipeline team", 2,
+                List.of("s3")));
+        assertThat(set.ranks(shape, 10)).containsExactly(1, 0, 0, -1);
+        assertThat(set.ranks(shape, 1)).containsExactly(-1, 0, 0, -1);
     }
 }

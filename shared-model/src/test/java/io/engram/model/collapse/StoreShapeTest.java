@@ -95,6 +95,39 @@ class StoreShapeTest {
         assertThat(restored.metrics()).isEqualTo(shape.metrics());
         assertThat(restored.sampleIds()).isEqualTo(shape.sampleIds());
         assertThat(restored.meanLength()).isEqualTo(shape.meanLength());
+        assertThat(restored.idsWithoutTerms()).isEmpty();
+        CanarySet set = CanarySet.mint(shape, 40);
+        assertThat(restored.get(set.canaries().get(0).anchorRef()).termHashes())
+                .containsExactly(shape.get(set.canaries().get(0).anchorRef()).termHashes());
+        assertThat(set.ranks(restored, 10)).containsExactly(set.ranks(shape, 10));
+    }
+
+    @Test
+    void aShapeOfTheFirstFormatIsReadWithoutTermsOrRefs() throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+        DataOutputStream out = new DataOutputStream(bytes);
+        out.writeInt(2); // maxGeneration, then the entries without terms or source refs
+        out.writeInt(2);
+        for (String id : List.of("m1", "m2")) {
+            out.writeUTF(id);
+            out.writeByte(RecordType.MEMORY.ordinal());
+            out.writeLong(NormHash.value("likes green tea " + id));
+            out.writeInt(3);
+            out.writeDouble(1.0);
+            out.writeUTF("likes green");
+            out.writeInt(4);
+        }
+        StoreShape restored = StoreShape.readFrom(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
+        assertThat(restored.size()).isEqualTo(2);
+        assertThat(restored.metrics().overGenerationCount()).isEqualTo(2); // generation 3 > maxGeneration 2
+        assertThat(restored.meanLength()).isEqualTo(4.0);
+        assertThat(restored.idsWithoutTerms()).containsExactly("m1", "m2");
+        // until their texts are read again they match no canary
+        CanarySet set = CanarySet.mint(restored, 40);
+        assertThat(set.ranks(restored, 10)).containsExactly(-1, -1);
+        restored.upsert(StoreShape.Entry.of("m1", RecordType.MEMORY, "likes green tea m1", 3));
+        assertThat(restored.idsWithoutTerms()).containsExactly("m2");
+        assertThat(set.ranks(restored, 10)).contains(0);
     }
 
     private static void assertEqualsRecomputation(StoreShape shape, Map<String, StoreShape.Entry> truth) {
