@@ -1,6 +1,7 @@
 package io.engram.bench;
 
 import io.engram.client.EngramProducer;
+import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
@@ -113,7 +114,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
         try (EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
                 Optional.empty()), (s, a) -> { })) {
             String kafka = stack.kafka().orElseThrow().bootstrapServers();
-            Topics.create(kafka, 2);
+            Topics.create(KafkaClients.at(kafka), 2);
             Properties p = new Properties();
             p.setProperty("kafka.bootstrap", kafka);
             p.setProperty("kafka.bounded", "true");

@@ -22,16 +22,17 @@ public final class EngramProducer implements AutoCloseable {
     private final PayloadValidator validator;
 
     public EngramProducer(String bootstrapServers) {
-        this(bootstrapServers, new Properties(), PayloadValidator.Limits.DEFAULT);
+        this(KafkaClients.at(bootstrapServers), new Properties(), PayloadValidator.Limits.DEFAULT);
     }
 
-    public EngramProducer(String bootstrapServers, Properties overrides, PayloadValidator.Limits limits) {
+    /** @param overrides producer settings over Engram's own and {@code kafka}'s */
+    public EngramProducer(KafkaClients kafka, Properties overrides, PayloadValidator.Limits limits) {
         Properties props = new Properties();
-        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         props.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
         props.put(ProducerConfig.LINGER_MS_CONFIG, "5");
         props.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(limits.maxDocumentBytes() + 1024 * 1024));
+        props.putAll(kafka.config());
         props.putAll(overrides);
         this.producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer());
         this.validator = new PayloadValidator(limits);

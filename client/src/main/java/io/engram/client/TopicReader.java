@@ -16,9 +16,8 @@ public final class TopicReader {
     private TopicReader() {
     }
 
-    public static List<ConsumerRecord<byte[], byte[]>> readAll(String bootstrapServers, String topic) {
-        Properties props = new Properties();
-        props.put("bootstrap.servers", bootstrapServers);
+    public static List<ConsumerRecord<byte[], byte[]>> readAll(KafkaClients kafka, String topic) {
+        Properties props = kafka.config();
         props.put("isolation.level", "read_committed");
         props.put("max.partition.fetch.bytes", String.valueOf(Topics.LARGE_RECORD_BYTES));
         List<ConsumerRecord<byte[], byte[]>> records = new ArrayList<>();

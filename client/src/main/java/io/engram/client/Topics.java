@@ -34,8 +34,8 @@ public final class Topics {
     }
 
     /** Creates the topics that are missing, {@code partitions} each, replication factor 1. */
-    public static void create(String bootstrapServers, int partitions) {
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", bootstrapServers))) {
+    public static void create(KafkaClients kafka, int partitions) {
+        try (Admin admin = Admin.create(kafka.config())) {
             for (String topic : ALL) {
                 NewTopic spec = new NewTopic(topic, partitions, (short) 1);
                 if (topic.equals(DOCS) || topic.equals(REJECTS)) {

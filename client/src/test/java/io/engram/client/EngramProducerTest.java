@@ -18,7 +18,7 @@ class EngramProducerTest {
 
     @Test
     void sendsEachPayloadToItsTopicUnderItsKeyStampedWithTheSendTime(EmbeddedKafka kafka) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         Instant old = Instant.parse("2020-01-01T00:00:00Z"); // a backfill far older than the topics' retention
         Instant before = Instant.now();
         List<Payload> sent = List.of(
@@ -33,7 +33,7 @@ class EngramProducerTest {
         Map<String, String> expectedKeys = Map.of(Topics.TURNS, "prod-test/s1", Topics.DOCS, "prod-test/agent/AGENTS.md",
                 Topics.MEMORIES, "prod-test");
         for (Payload p : sent) {
-            List<ConsumerRecord<byte[], byte[]>> got = TopicReader.readAll(kafka.bootstrapServers(), p.kind().topic())
+            List<ConsumerRecord<byte[], byte[]>> got = TopicReader.readAll(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), p.kind().topic())
                     .stream().filter(r -> new String(r.value(), StandardCharsets.UTF_8).contains("\"tenant_id\":\"prod-test\""))
                     .toList();
             assertThat(got).hasSize(1);

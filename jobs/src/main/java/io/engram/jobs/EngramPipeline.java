@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import io.engram.client.Secrets;
 import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
@@ -141,7 +142,7 @@ public final class EngramPipeline {
     /** The input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time). */
     public static KafkaSource<Ingested> kafkaSource(PipelineConfig config) {
         var builder = KafkaSource.<Ingested>builder()
-                .setBootstrapServers(config.kafkaBootstrap())
+                .setProperties(config.kafka().config())
                 .setTopics(Topics.INPUTS)
                 .setGroupId(config.consumerGroup())
                 .setStartingOffsets(startingOffsets(config.startingOffsets()))
@@ -168,9 +169,9 @@ public final class EngramPipeline {
      */
     public static Sinks sinks(PipelineConfig config) {
         JdbcConnectionOptions pg = MetricsJdbc.connection(config.postgresUrl(), config.postgresUser(),
-                config.postgresPassword());
+                Secrets.resolve(config.postgresPassword()));
         KafkaSink<RejectRecord> rejects = KafkaSink.<RejectRecord>builder()
-                .setBootstrapServers(config.kafkaBootstrap())
+                .setKafkaProducerConfig(config.kafka().config())
                 .setRecordSerializer((reject, context, ts) -> new ProducerRecord<>(Topics.REJECTS, reject.key(),
                         reject.toJsonBytes()))
                 .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
@@ -179,7 +180,7 @@ public final class EngramPipeline {
                 .setProperty("max.request.size", String.valueOf(Topics.LARGE_RECORD_BYTES))
                 .build();
         KafkaSink<FiredAlert> alerts = KafkaSink.<FiredAlert>builder()
-                .setBootstrapServers(config.kafkaBootstrap())
+                .setKafkaProducerConfig(config.kafka().config())
                 // keyed by tenant, so a tenant's alerts stay in order
                 .setRecordSerializer((alert, context, ts) -> new ProducerRecord<>(Topics.ALERTS,
                         alert.tenantId().getBytes(StandardCharsets.UTF_8), alert.toAlertJson()))

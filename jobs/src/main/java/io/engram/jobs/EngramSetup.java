@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import io.engram.client.Secrets;
 import io.engram.client.Topics;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.schema.SchemaMigrations;
@@ -27,13 +28,14 @@ public final class EngramSetup {
     }
 
     public static void prepare(PipelineConfig config, Consumer<String> progress) throws Exception {
-        Topics.create(config.kafkaBootstrap(), config.topicPartitions());
+        Topics.create(config.kafka(), config.topicPartitions());
         progress.accept("topics: " + Topics.ALL);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT)) {
             store.ensureIndex(config.embeddingModel().id(), EmbeddingModel.DIMENSION);
         }
         progress.accept("index: " + config.index() + " (vectors of " + config.embeddingModel().id() + ")");
-        try (Connection db = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(), config.postgresPassword())) {
+        try (Connection db = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(),
+                Secrets.resolve(config.postgresPassword()))) {
             List<Integer> applied = SchemaMigrations.applyPending(db);
             progress.accept("migrations applied: " + (applied.isEmpty() ? "none pending" : applied));
         }

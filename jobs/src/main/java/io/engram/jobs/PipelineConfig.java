@@ -1,5 +1,6 @@
 package io.engram.jobs;
 
+import io.engram.client.KafkaClients;
 import io.engram.client.PayloadValidator;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.embed.EmbeddingModel;
@@ -10,6 +11,7 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 
@@ -18,7 +20,7 @@ import java.util.Set;
  * reads the keys documented in docs/operations.md (e.g. {@code kafka.bootstrap}, {@code opensearch.url},
  * {@code postgres.url}); a key not given keeps its default.
  */
-public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String startingOffsets, boolean bounded,
+public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaProperties, String consumerGroup, String startingOffsets, boolean bounded,
                              String openSearchUrl,
                              String index, String postgresUrl, String postgresUser, String postgresPassword,
                              PayloadValidator.Limits limits, int tau, double alpha1, double alpha2,
@@ -27,6 +29,11 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir) implements Serializable {
+
+    /** How the job's Kafka clients (source, sinks, setup) reach the cluster. */
+    public KafkaClients kafka() {
+        return new KafkaClients(kafkaBootstrap, kafkaProperties);
+    }
 
     /** The embedded product's settings: every key at its default. */
     public static PipelineConfig defaults() {
@@ -42,7 +49,8 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
         Settings p = new Settings(properties);
         PipelineConfig config = read(p);
         List<String> unknown = properties.stringPropertyNames().stream()
-                .filter(k -> !k.startsWith("flink.") && !k.startsWith("service.") && !p.read.contains(k)).sorted().toList();
+                .filter(k -> !k.startsWith("flink.") && !k.startsWith("service.") && !k.startsWith(KafkaClients.PREFIX)
+                        && !p.read.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown setting(s) " + unknown + "; the keys are in docs/operations.md");
         }
@@ -61,6 +69,7 @@ public record PipelineConfig(String kafkaBootstrap, String consumerGroup, String
         CollapseConfig c = CollapseConfig.DEFAULT;
         return new PipelineConfig(
                 p.string("kafka.bootstrap", "127.0.0.1:9092"),
+                KafkaClients.propertiesIn(p.properties),
                 p.string("kafka.group", "engram-pipeline"),
                 startingOffsets(p.string("kafka.starting-offsets", "committed")),
                 p.bool("kafka.bounded", false),

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.KafkaClients;
 import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramSetup;
@@ -234,7 +235,7 @@ final class DemoCommand implements Callable<Integer> {
                 }
             }
         }
-        long rejects = TopicReader.readAll(kafka, Topics.REJECTS).size();
+        long rejects = TopicReader.readAll(KafkaClients.at(kafka), Topics.REJECTS).size();
         out.println();
         out.println("rejects in " + Topics.REJECTS + ": " + rejects);
     }

@@ -3,7 +3,9 @@ package io.engram.launcher;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
+import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
+import io.engram.client.PayloadValidator;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.model.embed.EmbeddingModel;
@@ -119,7 +121,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             }
             PipelineConfig pipeline = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(pipeline, step -> { });
-            int turns = produce(pipeline.kafkaBootstrap(), conversations);
+            int turns = produce(pipeline.kafka(), conversations);
             say(progress, "produced " + turns + " turns of " + conversations.size() + " conversations; running the pipeline ("
                     + pipeline.embeddingModel().id() + ") into " + pipeline.index() + " ...");
             long ingestStart = System.nanoTime();
@@ -148,9 +150,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
      * first speaker as the user, text prefixed by the speaker's name (two people talk; the name is part of what
      * was said to whom), turns 30 s apart from the session's date-time.
      */
-    private static int produce(String kafka, List<LocomoData.Conversation> conversations) {
+    private static int produce(KafkaClients kafka, List<LocomoData.Conversation> conversations) {
         int n = 0;
-        try (EngramProducer producer = new EngramProducer(kafka)) {
+        try (EngramProducer producer = new EngramProducer(kafka, new Properties(), PayloadValidator.Limits.DEFAULT)) {
             for (LocomoData.Conversation c : conversations) {
                 Map<Integer, Integer> seq = new HashMap<>();
                 for (LocomoData.Turn t : c.turns()) {

@@ -110,7 +110,7 @@ final class LocalPipeline {
             return;
         }
         Map<TopicPartition, OffsetAndMetadata> committed;
-        try (Admin admin = Admin.create(Map.of("bootstrap.servers", config.kafkaBootstrap()))) {
+        try (Admin admin = Admin.create(config.kafka().config())) {
             committed = admin.listConsumerGroupOffsets(config.consumerGroup()).partitionsToOffsetAndMetadata()
                     .get(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {

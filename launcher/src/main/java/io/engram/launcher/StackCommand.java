@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.client.KafkaClients;
 import io.engram.client.Topics;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.EmbeddedStack.Service;
@@ -55,7 +56,7 @@ final class StackCommand {
             CountDownLatch stopped = new CountDownLatch(1);
             EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> {
                 if (service == Service.KAFKA) {
-                    Topics.create(address, partitions);
+                    Topics.create(KafkaClients.at(address), partitions);
                 }
                 out.println(service.name().toLowerCase() + ": " + address);
                 out.flush();

@@ -124,7 +124,7 @@ class DeploymentManifestsTest {
         Map<String, String> environment = new HashMap<>();
         service.path("environment").properties().forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
         ServiceConfig serviceConfig = ServiceConfig.from(properties(ROOT.resolve("docker/engram.properties")), environment);
-        assertThat(serviceConfig.kafkaBootstrap()).isEqualTo(config.kafkaBootstrap());
+        assertThat(serviceConfig.kafka()).isEqualTo(config.kafka());
         assertThat(serviceConfig.openSearchUrl()).isEqualTo(config.openSearchUrl());
         assertThat(serviceConfig.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
         assertThat(strings(service.path("ports"))).containsExactly(serviceConfig.port() + ":" + serviceConfig.port());

@@ -37,7 +37,7 @@ class RunCommandTest {
     void runsThePipelineAgainstTheConfiguredServices(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                     EmbeddedPostgreSql postgres) throws Exception {
         Instant ts = Instant.parse("2026-11-10T08:00:00Z");
-        io.engram.client.Topics.create(kafka.bootstrapServers(), 2);
+        io.engram.client.Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         long sentFrom = System.currentTimeMillis(); // records carry their send time: skip other tests' input
         try (EngramProducer producer = new EngramProducer(kafka.bootstrapServers())) {
             producer.send(Payload.memory("run-cmd", "m1", "lesson", "Rotate the API keys every quarter", List.of(), 0, "c1", ts));
@@ -81,7 +81,7 @@ class RunCommandTest {
     @Test
     void aGroupWithCommittedOffsetsButNoStateIsRefusedWithTheWaysOut(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                                      EmbeddedPostgreSql postgres) throws Exception {
-        io.engram.client.Topics.create(kafka.bootstrapServers(), 2);
+        io.engram.client.Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
             // what a run leaves behind whose checkpoints are gone: offsets committed at its last checkpoint
             admin.alterConsumerGroupOffsets("lost-state", Map.of(new TopicPartition(io.engram.client.Topics.TURNS, 0),

@@ -154,7 +154,7 @@ class RunCrashTest {
     @Test
     void aRunKilledMidStreamResumesFromItsCheckpointAndChangesNothing(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                                       EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         long sentFrom = System.currentTimeMillis();
         List<Payload> input = input();
         int firstPart = input.size() * 6 / 10;

@@ -110,7 +110,7 @@ class StandaloneClusterTest {
     @Test
     void aTaskManagerKilledMidStreamChangesNothing(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                   EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         long sentFrom = System.currentTimeMillis();
         // submitted the way an operator does: ./engram cluster submit (setup, jar upload, run over REST)
         Path killRun = write("kill.properties", settings(kafka, openSearch, postgres, "cluster-kill", sentFrom, false));
@@ -172,7 +172,7 @@ class StandaloneClusterTest {
     @Test
     void aClusterKilledWholeResumesFromItsNewestCheckpoint(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                          EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         long sentFrom = System.currentTimeMillis();
         Path settings = write("resume.properties", settings(kafka, openSearch, postgres, "cluster-resume", sentFrom, false));
         String job = submit("--config", settings.toString(), "--parallelism", "2").job();
@@ -225,7 +225,7 @@ class StandaloneClusterTest {
     @Test
     void rescalingFromSavepointsCarriesKeyedState(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                  EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         long sentFrom = System.currentTimeMillis();
         Properties rescale = settings(kafka, openSearch, postgres, "cluster-rescale", sentFrom, false);
         String agents = EndToEndInput.agentDocument("getzep+graphiti__AGENTS.md");

@@ -1,5 +1,6 @@
 package io.engram.service;
 
+import io.engram.client.KafkaClients;
 import io.engram.client.PayloadValidator;
 import io.engram.store.MemoryIndexTemplate;
 import java.io.IOException;
@@ -15,13 +16,15 @@ import java.util.Properties;
  * The memory service's settings (docs/operations.md, "The memory service"): the pipeline's connection keys
  * from the same properties file, and its own {@code service.*} keys. Every key may be overridden by an
  * environment variable named {@code ENGRAM_} + the key in upper case with {@code .} and {@code -} as {@code _}
- * ({@code ENGRAM_POSTGRES_PASSWORD}): how a Kubernetes Secret or a compose file passes secrets.
+ * ({@code ENGRAM_POSTGRES_PASSWORD}), and a password may be a {@link io.engram.client.Secrets} reference
+ * ({@code ${env:NAME}}, {@code ${file:PATH}}): how a Kubernetes Secret or a compose file passes secrets. The
+ * Kafka client settings are the pipeline's {@code kafka.properties.*}.
  *
  * @param ratePerSecond  requests a key may make per second, sustained
  * @param burst          requests a key may make at once
  * @param maxBatch       records in one write request
  */
-public record ServiceConfig(String host, int port, String kafkaBootstrap, String openSearchUrl, String index,
+public record ServiceConfig(String host, int port, KafkaClients kafka, String openSearchUrl, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
                             PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch) {
 
@@ -39,7 +42,7 @@ public record ServiceConfig(String host, int port, String kafkaBootstrap, String
         return new ServiceConfig(
                 p.get("service.host", "0.0.0.0"),
                 Integer.parseInt(p.get("service.port", "8080")),
-                p.get("kafka.bootstrap", "127.0.0.1:9092"),
+                new KafkaClients(p.get("kafka.bootstrap", "127.0.0.1:9092"), KafkaClients.propertiesIn(properties)),
                 p.get("opensearch.url", "http://127.0.0.1:9200"),
                 p.get("opensearch.index", MemoryIndexTemplate.INDEX),
                 p.get("postgres.url", "jdbc:postgresql://127.0.0.1:5432/engram"),
@@ -54,12 +57,12 @@ public record ServiceConfig(String host, int port, String kafkaBootstrap, String
     }
 
     public ServiceConfig withListen(String newHost, int newPort) {
-        return new ServiceConfig(newHost, newPort, kafkaBootstrap, openSearchUrl, index, postgresUrl, postgresUser,
+        return new ServiceConfig(newHost, newPort, kafka, openSearchUrl, index, postgresUrl, postgresUser,
                 postgresPassword, limits, ratePerSecond, burst, maxBatch);
     }
 
     public ServiceConfig withRateLimit(double perSecond, int newBurst) {
-        return new ServiceConfig(host, port, kafkaBootstrap, openSearchUrl, index, postgresUrl, postgresUser,
+        return new ServiceConfig(host, port, kafka, openSearchUrl, index, postgresUrl, postgresUser,
                 postgresPassword, limits, perSecond, newBurst, maxBatch);
     }
 

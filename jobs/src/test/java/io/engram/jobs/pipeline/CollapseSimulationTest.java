@@ -98,7 +98,7 @@ class CollapseSimulationTest {
         return String.format("m%02d", i + 1);
     }
 
-    private static void produceCollapse(EngramProducer producer) {
+    static void produceCollapse(EngramProducer producer) {
         Clock clock = new Clock();
         for (int i = 0; i < 30; i++) {
             producer.send(Payload.memory(COLLAPSING, id(i), "memory", MEMORIES.get(i), List.of(), 0, "c0", clock.next()));

@@ -50,7 +50,7 @@ final class PipelineRun {
 
     /** The end offsets of the input topics now: where a test's records will start. */
     static Map<TopicPartition, Long> inputOffsets(EmbeddedKafka kafka) throws Exception {
-        Topics.create(kafka.bootstrapServers(), 2);
+        Topics.create(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), 2);
         try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
             Map<TopicPartition, OffsetSpec> request = new HashMap<>();
             for (var description : admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).values()) {
@@ -65,7 +65,7 @@ final class PipelineRun {
 
     static KafkaSource<Ingested> source(PipelineConfig config, Map<TopicPartition, Long> from) {
         return KafkaSource.<Ingested>builder()
-                .setBootstrapServers(config.kafkaBootstrap())
+                .setProperties(config.kafka().config())
                 .setTopics(Topics.INPUTS)
                 .setGroupId(config.consumerGroup())
                 .setStartingOffsets(OffsetsInitializer.offsets(from))
@@ -89,6 +89,6 @@ final class PipelineRun {
 
     /** Every committed record of a topic from the beginning. */
     static List<ConsumerRecord<byte[], byte[]>> readAll(EmbeddedKafka kafka, String topic) {
-        return TopicReader.readAll(kafka.bootstrapServers(), topic);
+        return TopicReader.readAll(io.engram.client.KafkaClients.at(kafka.bootstrapServers()), topic);
     }
 }
