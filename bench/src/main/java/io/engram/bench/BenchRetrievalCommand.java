@@ -10,6 +10,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.Retrieval;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.OpenSearchConnection;
 import io.engram.store.OpenSearchMemoryStore;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -97,7 +98,8 @@ final class BenchRetrievalCommand implements Callable<Integer> {
         settings.setProperty("service.rate-limit.burst", "1000000");
         ArrayNode results = JSON.createArrayNode();
         try (LiveProduct product = LiveProduct.start(Optional.empty(), 0, tenants, settings, line -> { });
-             Retrieval retrieval = Retrieval.open(product.pipeline().getProperty("opensearch.url"), index(product))) {
+             Retrieval retrieval = Retrieval.open(OpenSearchConnection.of(product.pipeline().getProperty("opensearch.url")),
+                     index(product))) {
             Target target = new Target(product, retrieval);
             Corpus corpus = new Corpus(retrieval, 4_000);
             OpenSearchMemoryStore store = retrieval.store();

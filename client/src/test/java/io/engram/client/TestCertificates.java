@@ -2,14 +2,17 @@ package io.engram.client;
 
 import java.io.OutputStream;
 import java.math.BigInteger;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
 import java.security.KeyStore;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Base64;
 import java.util.Date;
 import org.bouncycastle.asn1.x500.X500Name;
 import org.bouncycastle.asn1.x509.BasicConstraints;
@@ -62,6 +65,23 @@ public final class TestCertificates {
         store.load(null, null);
         store.setCertificateEntry("ca", ca);
         return write(store, file, password);
+    }
+
+    /** The CA alone as a PEM file at {@code file}. */
+    public Path caPem(Path file) throws Exception {
+        return Files.writeString(file, pem("CERTIFICATE", ca.getEncoded()));
+    }
+
+    /** The server's certificate chain as PEM at {@code chain}, its key (PKCS#8 PEM, owner-only) at {@code key}. */
+    public void serverPem(Path chain, Path key) throws Exception {
+        Files.writeString(chain, pem("CERTIFICATE", server.getEncoded()) + pem("CERTIFICATE", ca.getEncoded()));
+        Files.writeString(key, pem("PRIVATE KEY", serverKeys.getPrivate().getEncoded()));
+        Files.setPosixFilePermissions(key, PosixFilePermissions.fromString("rw-------")); // PostgreSQL insists
+    }
+
+    private static String pem(String type, byte[] der) {
+        String base64 = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII)).encodeToString(der);
+        return "-----BEGIN " + type + "-----\n" + base64 + "\n-----END " + type + "-----\n";
     }
 
     private static Path write(KeyStore store, Path file, String password) throws Exception {

@@ -188,7 +188,7 @@ public final class EngramPipeline {
                 .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-alerts")
                 .setProperty("transaction.timeout.ms", "600000")
                 .build();
-        return new Sinks(OpenSearchMemoryStore.at(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT), rejects,
+        return new Sinks(OpenSearchMemoryStore.at(config.openSearch(), config.index(), RetryPolicy.DEFAULT), rejects,
                 alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg),
                 MetricsJdbc.forgets(pg));
     }

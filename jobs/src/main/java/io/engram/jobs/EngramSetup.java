@@ -30,7 +30,7 @@ public final class EngramSetup {
     public static void prepare(PipelineConfig config, Consumer<String> progress) throws Exception {
         Topics.create(config.kafka(), config.topicPartitions());
         progress.accept("topics: " + Topics.ALL);
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(), RetryPolicy.DEFAULT)) {
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearch(), config.index(), RetryPolicy.DEFAULT)) {
             store.ensureIndex(config.embeddingModel().id(), EmbeddingModel.DIMENSION);
         }
         progress.accept("index: " + config.index() + " (vectors of " + config.embeddingModel().id() + ")");

@@ -7,6 +7,7 @@ import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.OpenSearchConnection;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.HashSet;
@@ -21,7 +22,7 @@ import java.util.Set;
  * {@code postgres.url}); a key not given keeps its default.
  */
 public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaProperties, String consumerGroup, String startingOffsets, boolean bounded,
-                             String openSearchUrl,
+                             OpenSearchConnection openSearch,
                              String index, String postgresUrl, String postgresUser, String postgresPassword,
                              PayloadValidator.Limits limits, int tau, double alpha1, double alpha2,
                              EmbeddingModel embeddingModel, int embedCacheEntries, int embedBatch, Duration embedDelay,
@@ -73,7 +74,10 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.string("kafka.group", "engram-pipeline"),
                 startingOffsets(p.string("kafka.starting-offsets", "committed")),
                 p.bool("kafka.bounded", false),
-                p.string("opensearch.url", "http://127.0.0.1:9200"),
+                new OpenSearchConnection(p.string(OpenSearchConnection.URL, "http://127.0.0.1:9200"),
+                        p.string(OpenSearchConnection.USERNAME, ""), p.string(OpenSearchConnection.PASSWORD, ""),
+                        p.string(OpenSearchConnection.CA, ""), p.string(OpenSearchConnection.CA_PASSWORD, ""),
+                        p.bool(OpenSearchConnection.VERIFY_HOSTNAME, true)),
                 p.string("opensearch.index", MemoryIndexTemplate.INDEX),
                 p.string("postgres.url", "jdbc:postgresql://127.0.0.1:5432/engram"),
                 p.string("postgres.user", "postgres"),

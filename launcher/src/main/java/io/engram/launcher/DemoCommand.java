@@ -87,7 +87,6 @@ final class DemoCommand implements Callable<Integer> {
                     out.flush();
                 })) {
             String kafka = stack.kafka().orElseThrow().bootstrapServers();
-            String openSearch = stack.openSearch().orElseThrow().httpUrl();
             String postgres = stack.postgres().orElseThrow().jdbcUrl();
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
@@ -100,7 +99,7 @@ final class DemoCommand implements Callable<Integer> {
                 out.println("[demo] wrote " + written + " records through the memory service (POST /v1/documents,"
                         + " /v1/turns, /v1/memories) and " + malformed + " malformed ones straight to Kafka");
             }
-            try (Retrieval retrieval = Retrieval.open(openSearch, config.index())) {
+            try (Retrieval retrieval = Retrieval.open(config.openSearch(), config.index())) {
                 MemoryStore store = retrieval.store();
                 out.println("[demo] running the pipeline on a local Flink MiniCluster (first run loads the model) ...");
                 out.flush();

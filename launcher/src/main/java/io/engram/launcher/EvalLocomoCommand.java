@@ -128,7 +128,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             LocalPipeline.run(p, pipeline, "engram-eval-locomo");
             double ingestSeconds = (System.nanoTime() - ingestStart) / 1e9;
             say(progress, String.format(Locale.ROOT, "pipeline done in %.1f s; asking the questions ...", ingestSeconds));
-            try (Retrieval retrieval = Retrieval.open(pipeline.openSearchUrl(), pipeline.index())) {
+            try (Retrieval retrieval = Retrieval.open(pipeline.openSearch(), pipeline.index())) {
                 retrieval.store().refresh();
                 Result result = evaluate(retrieval, conversations);
                 report(out, result, pipeline.embeddingModel().id(), turns, ingestSeconds);

@@ -1,14 +1,36 @@
 package io.engram.launcher;
 
+import io.engram.jobs.PipelineConfig;
+import io.engram.retrieval.Retrieval;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.OpenSearchConnection;
+import java.io.IOException;
+import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /** Where the memory index is: shared by the commands that read it. */
 final class MemoryIndexOptions {
 
-    @Option(names = "--opensearch", required = true, paramLabel = "URL", description = "OpenSearch, e.g. http://127.0.0.1:9200.")
+    @Option(names = "--opensearch", paramLabel = "URL", description = "OpenSearch without security, e.g. http://127.0.0.1:9200.")
     String openSearch;
 
-    @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: ${DEFAULT-VALUE}).")
-    String index = MemoryIndexTemplate.INDEX;
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "A settings file instead: its opensearch.* keys (a secured cluster, docs/operations.md \"Security\") and opensearch.index.")
+    Path config;
+
+    @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: the settings file's, else "
+            + MemoryIndexTemplate.INDEX + ").")
+    String index;
+
+    /** The read side over the index these options name. */
+    Retrieval open() throws IOException {
+        if ((openSearch == null) == (config == null)) {
+            throw new IllegalArgumentException("give either --opensearch URL or --config FILE");
+        }
+        if (config != null) {
+            PipelineConfig settings = PipelineConfig.fromProperties(RunCommand.load(config));
+            return Retrieval.open(settings.openSearch(), index != null ? index : settings.index());
+        }
+        return Retrieval.open(OpenSearchConnection.of(openSearch), index != null ? index : MemoryIndexTemplate.INDEX);
+    }
 }

@@ -47,7 +47,7 @@ final class RecallCommand implements Callable<Integer> {
             return 2;
         }
         PrintWriter out = spec.commandLine().getOut();
-        try (Retrieval retrieval = Retrieval.open(memoryIndex.openSearch, memoryIndex.index)) {
+        try (Retrieval retrieval = memoryIndex.open()) {
             AssembledContext c = retrieval.context().assemble(
                     new ContextService.Request(tenant, session, user, query, budget), Clock.systemUTC().instant());
             if (json) {

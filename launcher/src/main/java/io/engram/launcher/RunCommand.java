@@ -43,7 +43,7 @@ final class RunCommand implements Callable<Integer> {
                 .orElse("no checkpoint in " + checkpoints.toAbsolutePath() + ": the job starts without state"));
         LocalPipeline.refuseLostState(props, pipeline, "flink.execution.state-recovery.path=PATH (a checkpoint or savepoint)");
         out.println("running the pipeline against " + pipeline.kafkaBootstrap() + ", "
-                + pipeline.openSearchUrl() + ", " + pipeline.postgresUrl());
+                + pipeline.openSearch().url() + ", " + pipeline.postgresUrl());
         out.flush();
         LocalPipeline.run(props, pipeline, "engram");
         return 0;

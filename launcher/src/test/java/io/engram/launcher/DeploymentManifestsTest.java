@@ -108,7 +108,7 @@ class DeploymentManifestsTest {
 
         PipelineConfig config = PipelineConfig.fromProperties(properties(ROOT.resolve("docker/engram.properties")));
         assertThat(config.kafkaBootstrap()).isEqualTo("kafka:9092");
-        assertThat(URI.create(config.openSearchUrl()).getHost()).isEqualTo("opensearch");
+        assertThat(URI.create(config.openSearch().url()).getHost()).isEqualTo("opensearch");
         assertThat(config.postgresUrl()).isEqualTo("jdbc:postgresql://postgres:5432/"
                 + services.at("/postgres/environment/POSTGRES_DB").asText());
         assertThat(config.postgresUser()).isEqualTo(services.at("/postgres/environment/POSTGRES_USER").asText());
@@ -125,7 +125,7 @@ class DeploymentManifestsTest {
         service.path("environment").properties().forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
         ServiceConfig serviceConfig = ServiceConfig.from(properties(ROOT.resolve("docker/engram.properties")), environment);
         assertThat(serviceConfig.kafka()).isEqualTo(config.kafka());
-        assertThat(serviceConfig.openSearchUrl()).isEqualTo(config.openSearchUrl());
+        assertThat(serviceConfig.openSearch()).isEqualTo(config.openSearch());
         assertThat(serviceConfig.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
         assertThat(strings(service.path("ports"))).containsExactly(serviceConfig.port() + ":" + serviceConfig.port());
         assertThat(service.at("/depends_on/setup/condition").asText()).isEqualTo("service_completed_successfully");

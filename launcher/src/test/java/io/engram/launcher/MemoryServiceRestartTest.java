@@ -194,7 +194,7 @@ class MemoryServiceRestartTest {
         Optional<Path> read = LocalPipeline.latestCheckpoint(checkpoints);
         await("a checkpoint after the last record", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(read));
         Map<String, List<String>> ending = new TreeMap<>();
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearchUrl(), config.index(),
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearch(), config.index(),
                 RetryPolicy.DEFAULT)) {
             ending.putAll(EndToEndInput.snapshot(store, List.of("acme")));
         }

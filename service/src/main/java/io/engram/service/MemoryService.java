@@ -148,7 +148,7 @@ public final class MemoryService implements AutoCloseable {
 
     /** Starts the service over the index at {@code config}, embedding queries with the index's model. */
     public static MemoryService start(ServiceConfig config, ApiKeys keys) throws IOException {
-        Retrieval retrieval = Retrieval.open(config.openSearchUrl(), config.index());
+        Retrieval retrieval = Retrieval.open(config.openSearch(), config.index());
         try {
             return new MemoryService(config, keys, retrieval, Clock.systemUTC());
         } catch (IOException | RuntimeException e) {

@@ -2,7 +2,9 @@ package io.engram.service;
 
 import io.engram.client.KafkaClients;
 import io.engram.client.PayloadValidator;
+import io.engram.client.Secrets;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.OpenSearchConnection;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +26,7 @@ import java.util.Properties;
  * @param burst          requests a key may make at once
  * @param maxBatch       records in one write request
  */
-public record ServiceConfig(String host, int port, KafkaClients kafka, String openSearchUrl, String index,
+public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearchConnection openSearch, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
                             PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch) {
 
@@ -43,7 +45,10 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, String op
                 p.get("service.host", "0.0.0.0"),
                 Integer.parseInt(p.get("service.port", "8080")),
                 new KafkaClients(p.get("kafka.bootstrap", "127.0.0.1:9092"), KafkaClients.propertiesIn(properties)),
-                p.get("opensearch.url", "http://127.0.0.1:9200"),
+                new OpenSearchConnection(p.get(OpenSearchConnection.URL, "http://127.0.0.1:9200"),
+                        p.get(OpenSearchConnection.USERNAME, ""), p.get(OpenSearchConnection.PASSWORD, ""),
+                        p.get(OpenSearchConnection.CA, ""), p.get(OpenSearchConnection.CA_PASSWORD, ""),
+                        Boolean.parseBoolean(p.get(OpenSearchConnection.VERIFY_HOSTNAME, "true").trim())),
                 p.get("opensearch.index", MemoryIndexTemplate.INDEX),
                 p.get("postgres.url", "jdbc:postgresql://127.0.0.1:5432/engram"),
                 p.get("postgres.user", "postgres"),
@@ -57,12 +62,12 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, String op
     }
 
     public ServiceConfig withListen(String newHost, int newPort) {
-        return new ServiceConfig(newHost, newPort, kafka, openSearchUrl, index, postgresUrl, postgresUser,
+        return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
                 postgresPassword, limits, ratePerSecond, burst, maxBatch);
     }
 
     public ServiceConfig withRateLimit(double perSecond, int newBurst) {
-        return new ServiceConfig(host, port, kafka, openSearchUrl, index, postgresUrl, postgresUser,
+        return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser,
                 postgresPassword, limits, perSecond, newBurst, maxBatch);
     }
 

@@ -42,8 +42,21 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
         this.lock = lock;
     }
 
+    /**
+     * TLS with the given server certificate (chain) and key, both PEM, and one more login role that must use
+     * it and its password (SCRAM), as a managed PostgreSQL wants: {@code hostssl} for that role, nothing else
+     * over the network but the {@value #USER} administrator this class and the tests use.
+     */
+    public record TlsLogin(Path certificateChain, Path privateKey, String user, String password) {
+    }
+
     /** Starts the server, creates the {@value #DATABASE} database when missing and applies pending migrations. */
     public static EmbeddedPostgreSql start(ServiceOptions options) {
+        return start(options, Optional.empty());
+    }
+
+    /** The same, with {@code tls} switched on ({@link TlsLogin}). */
+    public static EmbeddedPostgreSql start(ServiceOptions options, Optional<TlsLogin> tls) {
         Path dataDir = options.resolveDataDir("engram-postgres");
         // the server is a child process, which outlives a JVM killed with -9: a data directory that survives
         // restarts is locked by its owner, and a server the lock's previous owner left behind is stopped first
@@ -51,15 +64,25 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
         EmbeddedPostgres postgres;
         try {
             stopOrphan(dataDir.resolve("pgdata"));
-            postgres = EmbeddedPostgres.builder()
+            EmbeddedPostgres.Builder builder = EmbeddedPostgres.builder()
                     .setPort(options.resolvePort())
                     .setDataDirectory(dataDir.resolve("pgdata"))
                     .setCleanDataDirectory(options.temporary())
                     .setRegisterShutdownHook(false)
                     // two-phase commit is what the exactly-once JDBC sink uses
                     .setServerConfig("max_prepared_transactions", "16")
-                    .setServerConfig("listen_addresses", "127.0.0.1")
-                    .start();
+                    .setServerConfig("listen_addresses", "127.0.0.1");
+            if (tls.isPresent()) {
+                Path hba = Files.writeString(dataDir.resolve("engram-hba.conf"), "local all all trust\n"
+                        + "host all " + USER + " 127.0.0.1/32 trust\n"
+                        + "hostssl all " + tls.get().user() + " 127.0.0.1/32 scram-sha-256\n");
+                builder.setServerConfig("ssl", "on")
+                        .setServerConfig("ssl_cert_file", tls.get().certificateChain().toAbsolutePath().toString())
+                        .setServerConfig("ssl_key_file", tls.get().privateKey().toAbsolutePath().toString())
+                        .setServerConfig("hba_file", hba.toAbsolutePath().toString())
+                        .setServerConfig("password_encryption", "scram-sha-256");
+            }
+            postgres = builder.start();
         } catch (IOException e) {
             lock.close();
             throw new UncheckedIOException("postgresql did not start", e);
@@ -72,6 +95,9 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
             server.createDatabase();
             try (Connection c = server.connect()) {
                 SchemaMigrations.applyPending(c);
+                if (tls.isPresent()) {
+                    server.createLogin(c, tls.get());
+                }
             }
         } catch (SQLException e) {
             server.close();
@@ -111,6 +137,21 @@ public final class EmbeddedPostgreSql implements AutoCloseable {
             throw new IOException("interrupted while stopping the PostgreSQL left on " + pgdata, e);
         } catch (ExecutionException e) {
             throw new IOException("could not stop the PostgreSQL left on " + pgdata, e);
+        }
+    }
+
+    private void createLogin(Connection c, TlsLogin login) throws SQLException {
+        try (PreparedStatement exists = c.prepareStatement("SELECT 1 FROM pg_roles WHERE rolname = ?")) {
+            exists.setString(1, login.user());
+            try (ResultSet rs = exists.executeQuery()) {
+                if (rs.next()) {
+                    return;
+                }
+            }
+        }
+        try (Statement create = c.createStatement()) { // an owner of everything, as a managed service's admin role is
+            create.execute("CREATE ROLE \"" + login.user() + "\" LOGIN SUPERUSER PASSWORD '"
+                    + login.password().replace("'", "''") + "'");
         }
     }
 

@@ -1,15 +1,10 @@
 package io.engram.stack;
 
-import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
-import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -69,19 +64,19 @@ public final class OutageProxy implements AutoCloseable {
                 boolean bulk = exchange.getRequestURI().getPath().endsWith("/_bulk");
                 int n = bulk ? bulks.incrementAndGet() : 0;
                 if (bulk && everyBulkStatus != 0) {
-                    respond(exchange, everyBulkStatus, "{\"error\":{\"type\":\"security_exception\","
+                    Forwarding.respond(exchange, everyBulkStatus, "{\"error\":{\"type\":\"security_exception\","
                             + "\"reason\":\"answered by the outage proxy\"},\"status\":" + everyBulkStatus + "}");
                     return;
                 }
                 if (bulk && n > passFirst && n <= passFirst + refuse) {
                     int status = refused.incrementAndGet() % 2 == 1 ? 429 : 503;
-                    respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
+                    Forwarding.respond(exchange, status, "{\"error\":{\"type\":\"es_rejected_execution_exception\","
                             + "\"reason\":\"refused by the outage proxy\"},\"status\":" + status + "}");
                     return;
                 }
                 if (bulk && n == failingBulk) {
                     failed.incrementAndGet();
-                    respond(exchange, 200, permanentRefusal(body));
+                    Forwarding.respond(exchange, 200, permanentRefusal(body));
                     return;
                 }
                 if (bulk) {
@@ -90,40 +85,18 @@ public final class OutageProxy implements AutoCloseable {
                 if (exchange.getRequestURI().getPath().endsWith("/_delete_by_query")
                         && new String(body, StandardCharsets.UTF_8).contains(deleteMarker)
                         && deletesByQuery.incrementAndGet() == failingDeleteByQuery) {
-                    forward(upstreamUrl, exchange, body, false);
+                    Forwarding.forward(upstream, upstreamUrl, exchange, body, false);
                     failed.incrementAndGet();
-                    respond(exchange, 500, "{\"error\":{\"type\":\"node_disconnected_exception\","
+                    Forwarding.respond(exchange, 500, "{\"error\":{\"type\":\"node_disconnected_exception\","
                             + "\"reason\":\"answer lost by the outage proxy\"},\"status\":500}");
                     return;
                 }
-                forward(upstreamUrl, exchange, body, true);
+                Forwarding.forward(upstream, upstreamUrl, exchange, body, true);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
         });
         server.start();
-    }
-
-    private void forward(String upstreamUrl, HttpExchange exchange, byte[] body, boolean answer)
-            throws IOException, InterruptedException {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(upstreamUrl + exchange.getRequestURI()))
-                .method(exchange.getRequestMethod(), body.length == 0 ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofByteArray(body));
-        String type = exchange.getRequestHeaders().getFirst("Content-Type");
-        if (type != null) {
-            request.header("Content-Type", type);
-        }
-        HttpResponse<byte[]> response = upstream.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
-        if (!answer) {
-            return;
-        }
-        exchange.getResponseHeaders().set("Content-Type", response.headers().firstValue("Content-Type").orElse("application/json"));
-        exchange.sendResponseHeaders(response.statusCode(), response.body().length == 0 ? -1 : response.body().length);
-        if (response.body().length > 0) {
-            try (OutputStream out = exchange.getResponseBody()) {
-                out.write(response.body());
-            }
-        }
     }
 
     /** A bulk response in which every document was refused for good (as a mapping error would). */
@@ -140,15 +113,6 @@ public final class OutageProxy implements AutoCloseable {
             }
         }
         return "{\"took\":1,\"errors\":true,\"items\":[" + items + "]}";
-    }
-
-    private static void respond(HttpExchange exchange, int status, String json) throws IOException {
-        byte[] bytes = json.getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type", "application/json");
-        exchange.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = exchange.getResponseBody()) {
-            out.write(bytes);
-        }
     }
 
     public String url() {

@@ -4,6 +4,7 @@ import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
+import io.engram.store.OpenSearchConnection;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 
@@ -12,8 +13,8 @@ public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, H
                         ContextService context) implements AutoCloseable {
 
     /** The read side over an existing index, embedding queries with the model that made its vectors. */
-    public static Retrieval open(String openSearchUrl, String index) {
-        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT);
+    public static Retrieval open(OpenSearchConnection openSearch, String index) {
+        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, index, RetryPolicy.DEFAULT);
         try {
             return over(store, EmbeddingModel.ofId(store.embeddingModel()));
         } catch (RuntimeException e) {

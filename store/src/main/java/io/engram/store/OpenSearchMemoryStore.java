@@ -6,6 +6,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.Secrets;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -25,7 +26,17 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import javax.net.ssl.SSLContext;
+import org.apache.hc.client5.http.auth.AuthScope;
+import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
+import org.apache.hc.client5.http.impl.auth.BasicCredentialsProvider;
+import org.apache.hc.client5.http.impl.nio.PoolingAsyncClientConnectionManagerBuilder;
+import org.apache.hc.client5.http.ssl.ClientTlsStrategyBuilder;
+import org.apache.hc.client5.http.ssl.DefaultHostnameVerifier;
+import org.apache.hc.client5.http.ssl.HostnameVerificationPolicy;
+import org.apache.hc.client5.http.ssl.NoopHostnameVerifier;
 import org.apache.hc.core5.http.HttpHost;
+import org.apache.hc.core5.ssl.SSLContexts;
 import org.opensearch.client.json.JsonData;
 import org.opensearch.client.json.jackson.JacksonJsonpMapper;
 import org.opensearch.client.opensearch.OpenSearchClient;
@@ -54,25 +65,54 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
     /** A factory that opens this store on the task manager, for an operator to hold instead of the address. */
     public static MemoryStore.Factory at(String httpUrl, String index, RetryPolicy retry) {
-        return new Location(httpUrl, index, retry);
+        return at(OpenSearchConnection.of(httpUrl), index, retry);
     }
 
-    private record Location(String httpUrl, String index, RetryPolicy retry) implements MemoryStore.Factory {
-        private static final long serialVersionUID = 1L;
+    /** The same for a secured cluster: the connection, secrets unresolved, travels with the job graph. */
+    public static MemoryStore.Factory at(OpenSearchConnection connection, String index, RetryPolicy retry) {
+        return new Location(connection, index, retry);
+    }
+
+    private record Location(OpenSearchConnection connection, String index, RetryPolicy retry) implements MemoryStore.Factory {
+        private static final long serialVersionUID = 2L;
 
         @Override
         public MemoryStore open() {
-            return new OpenSearchMemoryStore(httpUrl, index, retry);
+            return new OpenSearchMemoryStore(connection, index, retry);
         }
     }
 
     public OpenSearchMemoryStore(String httpUrl, String index, RetryPolicy retry) {
-        URI uri = URI.create(httpUrl);
+        this(OpenSearchConnection.of(httpUrl), index, retry);
+    }
+
+    public OpenSearchMemoryStore(OpenSearchConnection connection, String index, RetryPolicy retry) {
+        URI uri = connection.uri();
         HttpHost host = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
-        this.client = new OpenSearchClient(ApacheHttpClient5TransportBuilder.builder(host)
+        ApacheHttpClient5TransportBuilder transport = ApacheHttpClient5TransportBuilder.builder(host)
                 .setMapper(new JacksonJsonpMapper(VectorJson.MAPPER.copy()
                         // what the client's default mapper sets, on the fast float reader and writer
-                        .setSerializationInclusion(JsonInclude.Include.NON_NULL).findAndRegisterModules())).build());
+                        .setSerializationInclusion(JsonInclude.Include.NON_NULL).findAndRegisterModules()));
+        SSLContext tls = connection.sslContext();
+        if (!connection.username().isEmpty() || tls != null || !connection.verifyHostname()) {
+            transport.setHttpClientConfigCallback(http -> {
+                if (!connection.username().isEmpty()) {
+                    BasicCredentialsProvider credentials = new BasicCredentialsProvider();
+                    credentials.setCredentials(new AuthScope(host), new UsernamePasswordCredentials(connection.username(),
+                            Secrets.resolve(connection.password()).toCharArray()));
+                    http.setDefaultCredentialsProvider(credentials);
+                }
+                ClientTlsStrategyBuilder strategy = ClientTlsStrategyBuilder.create()
+                        .setSslContext(tls != null ? tls : SSLContexts.createSystemDefault())
+                        // checked here, by the client's verifier: the built-in check let a foreign IP address pass
+                        .setHostVerificationPolicy(HostnameVerificationPolicy.CLIENT)
+                        .setHostnameVerifier(connection.verifyHostname() ? new DefaultHostnameVerifier()
+                                : NoopHostnameVerifier.INSTANCE);
+                return http.setConnectionManager(PoolingAsyncClientConnectionManagerBuilder.create()
+                        .setTlsStrategy(strategy.build()).build());
+            });
+        }
+        this.client = new OpenSearchClient(transport.build());
         this.index = index;
         this.retry = retry;
     }
@@ -185,8 +225,13 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 int status = statusOf(e);
                 if (status != 0 && !RETRYABLE.contains(status)) {
                     // refused for good (a wrong password, a bad request): retrying only delays the failure
-                    throw new StoreWriteException("OpenSearch refused the bulk request with HTTP " + status + ": "
-                            + e.getMessage(), List.of(), e);
+                    throw new StoreWriteException("OpenSearch refused the bulk request with HTTP " + status
+                            + (status == 401 || status == 403 ? " (check opensearch.username and opensearch.password)" : "")
+                            + ": " + e.getMessage(), List.of(), e);
+                }
+                if (tlsFailure(e) != null) { // a certificate not trusted stays untrusted: no retry
+                    throw new StoreWriteException("OpenSearch's TLS handshake failed, " + tlsFailure(e).getMessage()
+                            + " (opensearch.tls.ca names the authority to trust)", List.of(), e);
                 }
                 lastError = e; // connection loss, or an overloaded or restarting node: retry everything pending
                 continue;
@@ -216,6 +261,16 @@ public final class OpenSearchMemoryStore implements MemoryStore {
             throw new StoreWriteException(pending.size() + " documents not written after " + retry.maxAttempts()
                     + " attempts", left, lastError);
         }
+    }
+
+    /** The TLS failure in an exception's chain (an untrusted certificate, a host name it does not name), or null. */
+    private static javax.net.ssl.SSLException tlsFailure(Exception e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof javax.net.ssl.SSLException tls) {
+                return tls;
+            }
+        }
+        return null;
     }
 
     /**

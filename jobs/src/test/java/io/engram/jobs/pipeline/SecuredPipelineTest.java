@@ -19,7 +19,10 @@ import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.stack.SecuredProxy;
 import io.engram.stack.ServiceOptions;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -29,8 +32,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.core.execution.JobClient;
@@ -47,40 +52,61 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The pipeline and the gateway client against a Kafka that speaks only SASL_SSL to them (SCRAM-SHA-512 over TLS,
- * a certificate authority this test makes), configured the way an operator would: {@code kafka.properties.*}
- * with the password and the trust store's password as {@code ${file:…}} references. The job reads its input,
- * writes its rejects and alerts in transactions, and no secret appears in a log line or in the job configuration
- * Flink's REST API shows; a wrong password fails at once and says so.
+ * The pipeline and the gateway client against secured services, configured the way an operator would, every
+ * password a {@code ${file:…}} reference and one certificate authority this test makes: a Kafka that speaks only
+ * SASL_SSL to them (SCRAM-SHA-512 over TLS, {@code kafka.properties.*}), OpenSearch behind TLS and basic
+ * authentication ({@link SecuredProxy} in front of the real node), PostgreSQL over TLS with password
+ * authentication ({@code sslmode=verify-full}). The job reads its input, writes its rejects and alerts to Kafka in
+ * transactions, its records to OpenSearch and its rows to PostgreSQL, and no secret appears in a log line or in
+ * the job configuration Flink's REST API shows; a wrong password fails at once and says so.
  */
 @ExtendWith(EmbeddedServicesExtension.class)
-class SecuredKafkaPipelineTest {
+class SecuredPipelineTest {
 
     private static final String USER = "engram";
     private static final String PASSWORD = "scram-" + UUID.randomUUID();
     private static final String STORE_PASSWORD = "tls-" + UUID.randomUUID();
+    private static final String OPENSEARCH_PASSWORD = "os-" + UUID.randomUUID();
+    private static final String POSTGRES_PASSWORD = "pg-" + UUID.randomUUID();
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @TempDir
     static Path dir;
     private static EmbeddedKafka kafka;
+    private static SecuredProxy openSearch;
+    private static EmbeddedPostgreSql postgres;
     private static Path trustStore;
+    private static Path caPem;
 
     @BeforeAll
-    static void securedBroker() throws Exception {
-        TestCertificates certificates = TestCertificates.make("kafka");
-        Path keyStore = certificates.serverKeyStore(dir.resolve("broker.p12"), STORE_PASSWORD);
+    static void securedServices(EmbeddedOpenSearch node) throws Exception {
+        TestCertificates certificates = TestCertificates.make("engram");
+        Path keyStore = certificates.serverKeyStore(dir.resolve("server.p12"), STORE_PASSWORD);
         trustStore = certificates.trustStore(dir.resolve("clients.p12"), STORE_PASSWORD);
+        caPem = certificates.caPem(dir.resolve("ca.pem"));
+        certificates.serverPem(dir.resolve("server.pem"), dir.resolve("server.key"));
         kafka = EmbeddedKafka.start(ServiceOptions.ephemeral(),
                 Optional.of(new EmbeddedKafka.SaslSslListener(keyStore, STORE_PASSWORD, USER, PASSWORD)));
-        Files.writeString(dir.resolve("kafka-jaas"), jaas(PASSWORD) + "\n"); // as a mounted secret holds it
+        openSearch = new SecuredProxy(node.httpUrl(), keyStore, STORE_PASSWORD, USER, OPENSEARCH_PASSWORD);
+        postgres = EmbeddedPostgreSql.start(ServiceOptions.ephemeral(), Optional.of(new EmbeddedPostgreSql.TlsLogin(
+                dir.resolve("server.pem"), dir.resolve("server.key"), USER, POSTGRES_PASSWORD)));
+        // as mounted secrets hold them
+        Files.writeString(dir.resolve("kafka-jaas"), jaas(PASSWORD) + "\n");
         Files.writeString(dir.resolve("truststore-password"), STORE_PASSWORD + "\n");
+        Files.writeString(dir.resolve("opensearch-password"), OPENSEARCH_PASSWORD + "\n");
+        Files.writeString(dir.resolve("postgres-password"), POSTGRES_PASSWORD + "\n");
     }
 
     @AfterAll
-    static void stopBroker() {
-        if (kafka != null) {
-            kafka.close();
+    static void stopServices() {
+        for (AutoCloseable service : new AutoCloseable[] {kafka, openSearch, postgres}) {
+            if (service != null) {
+                try {
+                    service.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+            }
         }
     }
 
@@ -89,9 +115,8 @@ class SecuredKafkaPipelineTest {
                 + "\" password=\"" + password + "\";";
     }
 
-    /** What an operator writes for a managed Kafka: its TLS listener, SCRAM, and the secrets by reference. */
-    private static Properties settings(String jaasConfig, String name, EmbeddedOpenSearch openSearch,
-                                       EmbeddedPostgreSql postgres) {
+    /** What an operator writes for managed services: TLS, SCRAM, basic authentication, the secrets by reference. */
+    private static Properties settings(String jaasConfig, String postgresPassword, String name) {
         Properties p = new Properties();
         p.setProperty("kafka.bootstrap", kafka.securedBootstrapServers());
         p.setProperty("kafka.properties.security.protocol", "SASL_SSL");
@@ -104,26 +129,29 @@ class SecuredKafkaPipelineTest {
         p.setProperty("kafka.bounded", "true");
         p.setProperty("kafka.starting-offsets", "earliest");
         p.setProperty("kafka.transactional-id-prefix", name);
-        p.setProperty("opensearch.url", openSearch.httpUrl());
+        p.setProperty("opensearch.url", openSearch.url("127.0.0.1"));
+        p.setProperty("opensearch.username", USER);
+        p.setProperty("opensearch.password", "${file:" + dir.resolve("opensearch-password") + "}");
+        p.setProperty("opensearch.tls.ca", caPem.toString());
         p.setProperty("opensearch.index", "engram-memories-" + name);
-        p.setProperty("postgres.url", postgres.jdbcUrl());
-        p.setProperty("postgres.user", EmbeddedPostgreSql.USER);
+        p.setProperty("postgres.url", postgres.jdbcUrl() + "?sslmode=verify-full&sslrootcert=" + caPem);
+        p.setProperty("postgres.user", USER);
+        p.setProperty("postgres.password", postgresPassword);
         p.setProperty("checkpoint.interval", "300ms");
         p.setProperty("parallelism", "1");
         return p;
     }
 
     @Test
-    void thePipelineReadsAndWritesItsTopicsThroughSaslSslWithoutShowingASecret(EmbeddedOpenSearch openSearch,
-                                                                              EmbeddedPostgreSql postgres) throws Exception {
-        Properties settings = settings("${file:" + dir.resolve("kafka-jaas") + "}", "secured", openSearch, postgres);
+    void thePipelineRunsOnSecuredServicesWithoutShowingASecret(EmbeddedOpenSearch node) throws Exception {
+        Properties settings = settings("${file:" + dir.resolve("kafka-jaas") + "}",
+                "${file:" + dir.resolve("postgres-password") + "}", "secured");
         int restPort;
         try (ServerSocket socket = new ServerSocket(0)) {
             restPort = socket.getLocalPort();
         }
         settings.setProperty("flink.rest.port", String.valueOf(restPort));
         PipelineConfig config = PipelineConfig.fromProperties(settings);
-        EndToEndInput.takeRows(postgres, List.of(CollapseSimulationTest.COLLAPSING)); // another class's rows
         List<MalformedCorpus.Bad> bad = MalformedCorpus.generate("secured-acme", Instant.parse("2026-11-01T10:00:00Z"));
         Properties rawProducer = config.kafka().config();
         rawProducer.put("max.request.size", String.valueOf(Topics.LARGE_RECORD_BYTES)); // the corpus has oversized records
@@ -160,28 +188,43 @@ class SecuredKafkaPipelineTest {
         assertThat(alertRows).as("the collapse simulation fires alerts").isNotEmpty();
         assertThat(TopicReader.readAll(config.kafka(), Topics.ALERTS)).as("each alert also on Kafka, committed")
                 .hasSameSizeAs(alertRows);
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(node.httpUrl(), config.index(), RetryPolicy.DEFAULT)) {
+            store.refresh();
+            assertThat(store.find(CollapseSimulationTest.COLLAPSING, Map.of(), Set.of(), 100, null, true))
+                    .as("the records went through the secured proxy").isNotEmpty();
+        }
+        assertThat(openSearch.requests()).isGreaterThan(openSearch.refused());
 
         assertThat(jobConfiguration).as("the job's configuration as Flink's REST API shows it").contains("\"jid\"");
         assertThat(logLines).as("INFO and up were captured").anyMatch(l -> l.contains("SASL_SSL"));
-        for (String secret : List.of(PASSWORD, STORE_PASSWORD)) {
+        for (String secret : List.of(PASSWORD, STORE_PASSWORD, OPENSEARCH_PASSWORD, POSTGRES_PASSWORD)) {
             assertThat(jobConfiguration).doesNotContain(secret);
             assertThat(logLines).noneMatch(l -> l.contains(secret));
         }
     }
 
     @Test
-    void aWrongPasswordFailsAtOnceAndSaysSo(EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) {
-        PipelineConfig config = PipelineConfig.fromProperties(settings(jaas("not-the-password"), "secured-wrong",
-                openSearch, postgres));
-        assertThatThrownBy(() -> EngramSetup.prepare(config, step -> { }))
+    void aWrongPasswordFailsAtOnceAndSaysSo() {
+        String postgresPassword = "${file:" + dir.resolve("postgres-password") + "}";
+        PipelineConfig wrongKafka = PipelineConfig.fromProperties(settings(jaas("not-the-password"), postgresPassword,
+                "secured-wrong"));
+        assertThatThrownBy(() -> EngramSetup.prepare(wrongKafka, step -> { }))
                 .hasRootCauseInstanceOf(SaslAuthenticationException.class)
                 .rootCause().hasMessageContaining("invalid credentials");
-        try (EngramProducer gateway = new EngramProducer(config.kafka(), new Properties(), PayloadValidator.Limits.DEFAULT)) {
+        try (EngramProducer gateway = new EngramProducer(wrongKafka.kafka(), new Properties(), PayloadValidator.Limits.DEFAULT)) {
             assertThatThrownBy(() -> gateway.send(Payload.memory("secured-acme", "m1", "memory", "Likes tea", List.of(), 0,
                     "c0", Instant.parse("2026-11-01T10:00:00Z"))).get())
                     .isInstanceOf(ExecutionException.class).cause().isInstanceOf(SaslAuthenticationException.class)
                     .hasMessageContaining("invalid credentials");
         }
+        PipelineConfig wrongPostgres = PipelineConfig.fromProperties(settings("${file:" + dir.resolve("kafka-jaas") + "}",
+                "not-the-password", "secured-wrong"));
+        assertThatThrownBy(() -> EngramSetup.prepare(wrongPostgres, step -> { }))
+                .hasMessageContaining("password authentication failed for user \"" + USER + "\"");
+        Properties withoutTls = settings("${file:" + dir.resolve("kafka-jaas") + "}", postgresPassword, "secured-plain");
+        withoutTls.setProperty("postgres.url", postgres.jdbcUrl() + "?sslmode=disable");
+        assertThatThrownBy(() -> EngramSetup.prepare(PipelineConfig.fromProperties(withoutTls), step -> { }))
+                .as("the server takes this user over TLS only").hasMessageContaining("no encryption");
     }
 
     private static com.fasterxml.jackson.databind.JsonNode read(byte[] json) {
