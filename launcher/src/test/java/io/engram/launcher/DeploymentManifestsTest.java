@@ -73,8 +73,8 @@ class DeploymentManifestsTest {
         // SnakeYAML resolves the compose file's anchors and aliases (Jackson's YAML reader does not)
         JsonNode compose = YAML.valueToTree(new org.yaml.snakeyaml.Yaml().load(Files.readString(ROOT.resolve("docker/compose.yaml"))));
         JsonNode services = compose.path("services");
-        assertThat(names(services)).containsExactlyInAnyOrder("kafka", "opensearch", "postgres", "setup", "jobmanager",
-                "taskmanager", "service");
+        assertThat(names(services)).containsExactlyInAnyOrder("certs", "kafka", "opensearch", "postgres", "setup",
+                "jobmanager", "taskmanager", "service");
         assertThat(services.at("/kafka/image").asText()).isEqualTo("apache/kafka:" + AppInfoParser.getVersion());
         assertThat(services.at("/opensearch/image").asText()).isEqualTo("opensearchproject/opensearch:"
                 + org.opensearch.Version.CURRENT);
@@ -106,14 +106,41 @@ class DeploymentManifestsTest {
         assertThat(flinkSettings).containsEntry("state.backend.type", "rocksdb")
                 .containsEntry("jobmanager.rpc.address", "jobmanager");
 
-        PipelineConfig config = PipelineConfig.fromProperties(properties(ROOT.resolve("docker/engram.properties")));
+        Properties composeSettings = properties(ROOT.resolve("docker/engram.properties"));
+        PipelineConfig config = PipelineConfig.fromProperties(composeSettings);
         assertThat(config.kafkaBootstrap()).isEqualTo("kafka:9092");
         assertThat(URI.create(config.openSearch().url()).getHost()).isEqualTo("opensearch");
         assertThat(config.postgresUrl()).isEqualTo("jdbc:postgresql://postgres:5432/"
                 + services.at("/postgres/environment/POSTGRES_DB").asText());
         assertThat(config.postgresUser()).isEqualTo(services.at("/postgres/environment/POSTGRES_USER").asText());
-        assertThat(config.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
         assertThat(config.index()).isEqualTo(MemoryIndexTemplate.INDEX);
+
+        // secured as the images allow: Kafka over SASL_SSL, OpenSearch's security plugin, PostgreSQL's password,
+        // every secret from the caller's environment (never in the files here)
+        assertSecretsByReference(composeSettings);
+        JsonNode kafka = services.at("/kafka/environment");
+        assertThat(kafka.path("KAFKA_ADVERTISED_LISTENERS").asText()).isEqualTo("SASL_SSL://" + config.kafkaBootstrap());
+        assertThat(config.kafka().properties()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", kafka.path("KAFKA_SASL_ENABLED_MECHANISMS").asText());
+        assertThat(kafka.path("KAFKA_SSL_KEYSTORE_PASSWORD").asText()).startsWith("${KAFKA_PASSWORD:?");
+        JsonNode openSearch = services.at("/opensearch/environment");
+        assertThat(openSearch.has("DISABLE_SECURITY_PLUGIN")).isFalse();
+        assertThat(openSearch.path("OPENSEARCH_INITIAL_ADMIN_PASSWORD").asText()).startsWith("${OPENSEARCH_PASSWORD:?");
+        assertThat(config.openSearch().url()).startsWith("https://");
+        assertThat(config.openSearch().username()).isEqualTo("admin");
+        assertThat(services.at("/postgres/environment/POSTGRES_PASSWORD").asText()).startsWith("${POSTGRES_PASSWORD:?");
+        assertThat(config.postgresPassword()).isEqualTo("${env:POSTGRES_PASSWORD}");
+        for (String engram : List.of("setup", "jobmanager", "taskmanager", "service")) {
+            JsonNode environment = services.path(engram).path("environment");
+            for (String variable : references(composeSettings, "env")) {
+                assertThat(environment.path(variable).asText()).as("%s's %s", engram, variable).contains("${");
+            }
+            List<String> targets = strings(services.path(engram).path("volumes")).stream()
+                    .map(v -> v.split(":")[1]).toList();
+            for (String file : settingFiles(composeSettings)) {
+                assertThat(targets).as("%s mounts %s", engram, file).anyMatch(m -> file.startsWith(m + "/"));
+            }
+        }
 
         // the memory service: its own image, the same settings file, the keys from the caller's environment
         JsonNode service = services.path("service");
@@ -123,10 +150,10 @@ class DeploymentManifestsTest {
         assertThat(service.at("/environment/ENGRAM_API_KEYS").asText()).startsWith("${ENGRAM_API_KEYS:?");
         Map<String, String> environment = new HashMap<>();
         service.path("environment").properties().forEach(e -> environment.put(e.getKey(), e.getValue().asText()));
-        ServiceConfig serviceConfig = ServiceConfig.from(properties(ROOT.resolve("docker/engram.properties")), environment);
+        ServiceConfig serviceConfig = ServiceConfig.from(composeSettings, environment);
         assertThat(serviceConfig.kafka()).isEqualTo(config.kafka());
         assertThat(serviceConfig.openSearch()).isEqualTo(config.openSearch());
-        assertThat(serviceConfig.postgresPassword()).isEqualTo(services.at("/postgres/environment/POSTGRES_PASSWORD").asText());
+        assertThat(serviceConfig.postgresPassword()).isEqualTo(config.postgresPassword());
         assertThat(strings(service.path("ports"))).containsExactly(serviceConfig.port() + ":" + serviceConfig.port());
         assertThat(service.at("/depends_on/setup/condition").asText()).isEqualTo("service_completed_successfully");
     }
@@ -158,8 +185,8 @@ class DeploymentManifestsTest {
                 }
             }
         }
-        assertThat(byKind).containsOnlyKeys("KafkaTopic", "Job", "FlinkDeployment", "PodMonitor", "Deployment", "Service",
-                "PodDisruptionBudget");
+        assertThat(byKind).containsOnlyKeys("KafkaTopic", "KafkaUser", "Job", "FlinkDeployment", "PodMonitor", "Deployment",
+                "Service", "PodDisruptionBudget");
 
         // topics: exactly the contract's, large records where documents and rejects need them
         Map<String, JsonNode> topics = byKind.get("KafkaTopic").stream()
@@ -172,8 +199,22 @@ class DeploymentManifestsTest {
         // the settings Secret: generated from a file the job accepts, naming the index the code creates
         String secret = kustomization.at("/secretGenerator/0/name").asText();
         Path settingsFile = ROOT.resolve("deploy").resolve(kustomization.at("/secretGenerator/0/files/0").asText());
-        assertThat(PipelineConfig.fromProperties(properties(settingsFile)).index()).isEqualTo(MemoryIndexTemplate.INDEX);
+        Properties clusterSettings = properties(settingsFile);
+        PipelineConfig clusterConfig = PipelineConfig.fromProperties(clusterSettings);
+        assertThat(clusterConfig.index()).isEqualTo(MemoryIndexTemplate.INDEX);
         String mountedFile = "/opt/engram/" + settingsFile.getFileName();
+
+        // secured: SCRAM over TLS as the KafkaUser is, OpenSearch and PostgreSQL over TLS, every secret a file of a
+        // mounted Secret (checked per pod below)
+        assertSecretsByReference(clusterSettings);
+        JsonNode kafkaUser = byKind.get("KafkaUser").get(0);
+        assertThat(clusterConfig.kafka().properties()).containsEntry("security.protocol", "SASL_SSL")
+                .containsEntry("sasl.mechanism", kafkaUser.at("/spec/authentication/type").asText().toUpperCase(java.util.Locale.ROOT));
+        assertThat(clusterConfig.openSearch().url()).startsWith("https://");
+        assertThat(clusterConfig.postgresUrl()).contains("sslmode=verify-full");
+        List<String> files = new ArrayList<>(references(clusterSettings, "file"));
+        files.addAll(settingFiles(clusterSettings));
+        files.add(clusterConfig.postgresUrl().replaceAll(".*sslrootcert=([^&]+).*", "$1"));
 
         JsonNode setup = byKind.get("Job").get(0).at("/spec/template/spec");
         JsonNode setupContainer = setup.at("/containers/0");
@@ -182,6 +223,7 @@ class DeploymentManifestsTest {
         assertThat(setupCommand).contains(EngramSetup.class.getName());
         assertThat(setupCommand.get(setupCommand.indexOf("--config") + 1)).isEqualTo(mountedFile);
         assertMountsSecret(setup, setupContainer, secret, "/opt/engram");
+        assertMountsSecretsHolding(setup, setupContainer, files, kafkaUser.at("/metadata/name").asText());
 
         JsonNode flink = byKind.get("FlinkDeployment").get(0).path("spec");
         assertThat(flink.path("image").asText()).isEqualTo(IMAGE);
@@ -206,6 +248,7 @@ class DeploymentManifestsTest {
             assertThat(e.path("value").asText()).isEqualTo(mountedFile);
         });
         assertMountsSecret(pod, main, secret, "/opt/engram");
+        assertMountsSecretsHolding(pod, main, files, kafkaUser.at("/metadata/name").asText());
 
         // Prometheus scrapes the port the reporter listens on
         JsonNode metricsPort = main.path("ports").get(0);
@@ -221,6 +264,7 @@ class DeploymentManifestsTest {
         JsonNode container = servicePod.at("/containers/0");
         assertThat(container.path("image").asText()).isEqualTo(SERVICE_IMAGE);
         assertMountsSecret(servicePod, container, secret, "/opt/engram");
+        assertMountsSecretsHolding(servicePod, container, files, kafkaUser.at("/metadata/name").asText());
         assertThat(container.path("env")).anySatisfy(e -> {
             assertThat(e.path("name").asText()).isEqualTo("ENGRAM_API_KEYS");
             assertThat(e.at("/valueFrom/secretKeyRef/name").asText()).isNotEqualTo(secret); // never in the settings
@@ -263,6 +307,50 @@ class DeploymentManifestsTest {
         assertThat(names).contains("cycle_metrics", "collapse_alerts", "canary_queries");
         for (String table : names) {
             assertThat(bundledSql.toString()).as(table).containsPattern("CREATE TABLE (IF NOT EXISTS )?" + table + " \\(");
+        }
+    }
+
+    private static final Pattern REFERENCE = Pattern.compile("\\$\\{(env|file):([^}]+)}");
+
+    /** Every password and JAAS setting is a reference ({@code ${env:…}} or {@code ${file:…}}), never the secret. */
+    private static void assertSecretsByReference(Properties settings) {
+        for (String key : settings.stringPropertyNames()) {
+            if (key.endsWith("password") || key.endsWith("jaas.config")) {
+                assertThat(settings.getProperty(key)).as(key).matches(REFERENCE);
+            }
+        }
+    }
+
+    /** The variable names or file paths the settings refer to, by kind ({@code env} or {@code file}). */
+    private static List<String> references(Properties settings, String kind) {
+        List<String> out = new ArrayList<>();
+        for (String key : settings.stringPropertyNames()) {
+            Matcher m = REFERENCE.matcher(settings.getProperty(key));
+            if (m.matches() && m.group(1).equals(kind)) {
+                out.add(m.group(2));
+            }
+        }
+        return out;
+    }
+
+    /** The files the settings name directly: trust stores and certificate authorities. */
+    private static List<String> settingFiles(Properties settings) {
+        return settings.stringPropertyNames().stream()
+                .filter(k -> k.endsWith("truststore.location") || k.equals("opensearch.tls.ca"))
+                .map(settings::getProperty).toList();
+    }
+
+    /** Each file lies under a read-only mount of a Secret volume of the pod; the Kafka user's Secret is among them. */
+    private static void assertMountsSecretsHolding(JsonNode pod, JsonNode container, List<String> files, String kafkaUser) {
+        Map<String, String> secretByVolume = new HashMap<>();
+        pod.path("volumes").forEach(v -> secretByVolume.put(v.path("name").asText(), v.at("/secret/secretName").asText()));
+        assertThat(secretByVolume).containsValue(kafkaUser);
+        for (String file : files) {
+            assertThat(container.path("volumeMounts")).as(file).anySatisfy(m -> {
+                assertThat(file).startsWith(m.path("mountPath").asText() + "/");
+                assertThat(m.path("readOnly").asBoolean()).isTrue();
+                assertThat(secretByVolume.get(m.path("name").asText())).isNotEmpty();
+            });
         }
     }
 
