@@ -1,5 +1,6 @@
 package io.engram.stack;
 
+import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpsConfigurator;
 import com.sun.net.httpserver.HttpsServer;
 import java.io.IOException;
@@ -19,9 +20,10 @@ import javax.net.ssl.SSLContext;
 
 /**
  * OpenSearch as a secured cluster shows itself, in front of the real node: TLS with the given server key store
- * (PKCS12) and HTTP basic authentication of one user, answering 401 with a challenge otherwise, as OpenSearch's
- * security plugin does. Listens on every loopback address, so a client can reach it under a name its certificate
- * does not hold.
+ * (PKCS12), and either HTTP basic authentication of one user, answering 401 with a challenge otherwise, as
+ * OpenSearch's security plugin does, or AWS SigV4 signatures of one access key, answering 403 otherwise, as Amazon
+ * OpenSearch Service does. Listens on every loopback address, so a client can reach it under a name its
+ * certificate does not hold.
  */
 public final class SecuredProxy implements AutoCloseable {
 
@@ -30,8 +32,28 @@ public final class SecuredProxy implements AutoCloseable {
     private final AtomicInteger requests = new AtomicInteger();
     private final AtomicInteger refused = new AtomicInteger();
 
+    /** Basic authentication of {@code user}. */
     public SecuredProxy(String upstreamUrl, Path keyStore, String keyStorePassword, String user, String password) {
+        this(upstreamUrl, keyStore, keyStorePassword, basic(user, password), 401);
+    }
+
+    /** SigV4 signatures by {@code accessKey} for {@code service} in {@code region}. */
+    public static SecuredProxy signedBy(String upstreamUrl, Path keyStore, String keyStorePassword, String accessKey,
+                                        String secretKey, String region, String service) {
+        SigV4Check check = new SigV4Check(accessKey, secretKey, region, service);
+        return new SecuredProxy(upstreamUrl, keyStore, keyStorePassword, check::admits, 403);
+    }
+
+    private interface Check {
+        boolean admits(HttpExchange exchange, byte[] body);
+    }
+
+    private static Check basic(String user, String password) {
         String expected = "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+        return (exchange, body) -> expected.equals(exchange.getRequestHeaders().getFirst("Authorization"));
+    }
+
+    private SecuredProxy(String upstreamUrl, Path keyStore, String keyStorePassword, Check check, int refusal) {
         try {
             server = HttpsServer.create(new InetSocketAddress(0), 16);
             server.setHttpsConfigurator(new HttpsConfigurator(tls(keyStore, keyStorePassword)));
@@ -42,11 +64,13 @@ public final class SecuredProxy implements AutoCloseable {
             try (exchange) {
                 byte[] body = exchange.getRequestBody().readAllBytes();
                 requests.incrementAndGet();
-                if (!expected.equals(exchange.getRequestHeaders().getFirst("Authorization"))) {
+                if (!check.admits(exchange, body)) {
                     refused.incrementAndGet();
-                    exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"OpenSearch Security\"");
-                    Forwarding.respond(exchange, 401, "{\"error\":{\"type\":\"security_exception\",\"reason\":"
-                            + "\"missing or wrong authentication credentials\"},\"status\":401}");
+                    if (refusal == 401) {
+                        exchange.getResponseHeaders().set("WWW-Authenticate", "Basic realm=\"OpenSearch Security\"");
+                    }
+                    Forwarding.respond(exchange, refusal, "{\"error\":{\"type\":\"security_exception\",\"reason\":"
+                            + "\"missing or wrong authentication credentials\"},\"status\":" + refusal + "}");
                     return;
                 }
                 Forwarding.forward(upstream, upstreamUrl, exchange, body, true);

@@ -14,21 +14,26 @@ import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
  * How Engram reaches OpenSearch (docs/operations.md, "Security"): the URL, optionally a user whose password may be a
  * {@link Secrets} reference (basic authentication), and for {@code https} a certificate authority to trust beyond the
  * JVM's own (a PEM file, or a PKCS12/JKS trust store with its password) and whether the host name must match the
- * certificate (by default it must). Serializable: operators receive it inside their store factory, and secrets are
+ * certificate (by default it must). For Amazon OpenSearch Service with IAM instead of an internal user, an AWS
+ * region switches to SigV4-signed requests with the default AWS credential chain (environment, system properties,
+ * web identity, instance profile). Serializable: operators receive it inside their store factory, and secrets are
  * resolved only where the client opens.
  *
  * @param username    empty for no authentication
  * @param ca          empty to trust the JVM's authorities only
  * @param caPassword  the trust store's password (not used for a PEM file)
+ * @param awsRegion   empty for no signing; else the domain's region
+ * @param awsService  the signing name: {@code es} for a domain, {@code aoss} for OpenSearch Serverless
  */
 public record OpenSearchConnection(String url, String username, String password, String ca, String caPassword,
-                                   boolean verifyHostname) implements Serializable {
+                                   boolean verifyHostname, String awsRegion, String awsService) implements Serializable {
 
     private static final long serialVersionUID = 1L;
 
@@ -39,10 +44,18 @@ public record OpenSearchConnection(String url, String username, String password,
     public static final String CA = "opensearch.tls.ca";
     public static final String CA_PASSWORD = "opensearch.tls.ca-password";
     public static final String VERIFY_HOSTNAME = "opensearch.tls.verify-hostname";
+    public static final String AWS_REGION = "opensearch.aws.region";
+    public static final String AWS_SERVICE = "opensearch.aws.service";
 
     /** A node reached without authentication or a CA of its own (the embedded one, a local one). */
     public static OpenSearchConnection of(String url) {
-        return new OpenSearchConnection(url, "", "", "", "", true);
+        return new OpenSearchConnection(url, "", "", "", "", true, "", "es");
+    }
+
+    /** The same connection with basic authentication and TLS settings. */
+    public static OpenSearchConnection of(String url, String username, String password, String ca, String caPassword,
+                                          boolean verifyHostname) {
+        return new OpenSearchConnection(url, username, password, ca, caPassword, verifyHostname, "", "es");
     }
 
     public URI uri() {
@@ -51,6 +64,21 @@ public record OpenSearchConnection(String url, String username, String password,
 
     /** The TLS context trusting {@link #ca} (and nothing else), or null to use the JVM's default. */
     SSLContext sslContext() {
+        TrustManager[] trusted = trustManagers();
+        if (trusted == null) {
+            return null;
+        }
+        try {
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trusted, null);
+            return context;
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("no TLS context", e);
+        }
+    }
+
+    /** Trust managers trusting {@link #ca} (and nothing else), or null to use the JVM's default. */
+    TrustManager[] trustManagers() {
         if (ca.isEmpty()) {
             return null;
         }
@@ -66,15 +94,11 @@ public record OpenSearchConnection(String url, String username, String password,
                     }
                 }
             } else {
-                try (InputStream in = Files.newInputStream(file)) {
-                    trusted = KeyStore.getInstance(file.toFile(), Secrets.resolve(caPassword).toCharArray());
-                }
+                trusted = KeyStore.getInstance(file.toFile(), Secrets.resolve(caPassword).toCharArray());
             }
             TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             trust.init(trusted);
-            SSLContext context = SSLContext.getInstance("TLS");
-            context.init(null, trust.getTrustManagers(), null);
-            return context;
+            return trust.getTrustManagers();
         } catch (IOException e) {
             throw new UncheckedIOException(CA + ": cannot read " + ca, e);
         } catch (GeneralSecurityException e) {
@@ -87,6 +111,7 @@ public record OpenSearchConnection(String url, String username, String password,
     @Override
     public String toString() {
         return "OpenSearchConnection[" + url + (username.isEmpty() ? "" : ", user " + username)
-                + (ca.isEmpty() ? "" : ", CA " + ca) + (verifyHostname ? "" : ", host name not verified") + "]";
+                + (ca.isEmpty() ? "" : ", CA " + ca) + (verifyHostname ? "" : ", host name not verified")
+                + (awsRegion.isEmpty() ? "" : ", SigV4 " + awsService + " in " + awsRegion) + "]";
     }
 }

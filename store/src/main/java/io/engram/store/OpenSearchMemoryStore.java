@@ -27,6 +27,7 @@ import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManager;
 import org.apache.hc.client5.http.auth.AuthScope;
 import org.apache.hc.client5.http.auth.UsernamePasswordCredentials;
 import org.apache.hc.client5.http.impl.auth.BasicCredentialsProvider;
@@ -45,7 +46,13 @@ import org.opensearch.client.opensearch.core.BulkResponse;
 import org.opensearch.client.opensearch.core.bulk.BulkOperation;
 import org.opensearch.client.opensearch.core.bulk.BulkResponseItem;
 import org.opensearch.client.opensearch.generic.Requests;
+import org.opensearch.client.transport.OpenSearchTransport;
+import org.opensearch.client.transport.aws.AwsSdk2Transport;
+import org.opensearch.client.transport.aws.AwsSdk2TransportOptions;
 import org.opensearch.client.transport.httpclient5.ApacheHttpClient5TransportBuilder;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
 
 /**
  * The memory index in OpenSearch: the index template, idempotent bulk upserts (ids are deterministic, so a
@@ -62,6 +69,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private final OpenSearchClient client;
     private final String index;
     private final RetryPolicy retry;
+    /** What a refused login is to be checked against, for the error message. */
+    private final String credentials;
 
     /** A factory that opens this store on the task manager, for an operator to hold instead of the address. */
     public static MemoryStore.Factory at(String httpUrl, String index, RetryPolicy retry) {
@@ -87,12 +96,22 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     public OpenSearchMemoryStore(OpenSearchConnection connection, String index, RetryPolicy retry) {
+        JacksonJsonpMapper mapper = new JacksonJsonpMapper(VectorJson.MAPPER.copy()
+                // what the client's default mapper sets, on the fast float reader and writer
+                .setSerializationInclusion(JsonInclude.Include.NON_NULL).findAndRegisterModules());
+        this.client = new OpenSearchClient(connection.awsRegion().isEmpty() ? httpTransport(connection, mapper)
+                : signingTransport(connection, mapper));
+        this.credentials = connection.awsRegion().isEmpty() ? "opensearch.username and opensearch.password"
+                : "the AWS credentials and the domain's access policy";
+        this.index = index;
+        this.retry = retry;
+    }
+
+    /** Plain HTTP(S), with basic authentication and the connection's TLS settings when it has them. */
+    private static OpenSearchTransport httpTransport(OpenSearchConnection connection, JacksonJsonpMapper mapper) {
         URI uri = connection.uri();
         HttpHost host = new HttpHost(uri.getScheme(), uri.getHost(), uri.getPort());
-        ApacheHttpClient5TransportBuilder transport = ApacheHttpClient5TransportBuilder.builder(host)
-                .setMapper(new JacksonJsonpMapper(VectorJson.MAPPER.copy()
-                        // what the client's default mapper sets, on the fast float reader and writer
-                        .setSerializationInclusion(JsonInclude.Include.NON_NULL).findAndRegisterModules()));
+        ApacheHttpClient5TransportBuilder transport = ApacheHttpClient5TransportBuilder.builder(host).setMapper(mapper);
         SSLContext tls = connection.sslContext();
         if (!connection.username().isEmpty() || tls != null || !connection.verifyHostname()) {
             transport.setHttpClientConfigCallback(http -> {
@@ -112,9 +131,27 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                         .setTlsStrategy(strategy.build()).build());
             });
         }
-        this.client = new OpenSearchClient(transport.build());
-        this.index = index;
-        this.retry = retry;
+        return transport.build();
+    }
+
+    /**
+     * HTTPS with every request signed by AWS SigV4 (Amazon OpenSearch Service with IAM), the credentials from the
+     * default AWS chain, over the JDK's HTTP client. Host names are always verified.
+     */
+    private static OpenSearchTransport signingTransport(OpenSearchConnection connection, JacksonJsonpMapper mapper) {
+        URI uri = connection.uri();
+        if (!"https".equals(uri.getScheme())) {
+            throw new IllegalArgumentException(OpenSearchConnection.AWS_REGION + " signs requests to an https URL, not "
+                    + connection.url());
+        }
+        UrlConnectionHttpClient.Builder http = UrlConnectionHttpClient.builder();
+        TrustManager[] trusted = connection.trustManagers();
+        if (trusted != null) {
+            http.tlsTrustManagersProvider(() -> trusted);
+        }
+        return new AwsSdk2Transport(http.build(), uri.getHost() + (uri.getPort() < 0 ? "" : ":" + uri.getPort()),
+                connection.awsService(), Region.of(connection.awsRegion()), AwsSdk2TransportOptions.builder()
+                .setMapper(mapper).setCredentials(DefaultCredentialsProvider.builder().build()).build());
     }
 
     /** The index this store reads and writes. */
@@ -226,7 +263,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 if (status != 0 && !RETRYABLE.contains(status)) {
                     // refused for good (a wrong password, a bad request): retrying only delays the failure
                     throw new StoreWriteException("OpenSearch refused the bulk request with HTTP " + status
-                            + (status == 401 || status == 403 ? " (check opensearch.username and opensearch.password)" : "")
+                            + (status == 401 || status == 403 ? " (check " + credentials + ")" : "")
                             + ": " + e.getMessage(), List.of(), e);
                 }
                 if (tlsFailure(e) != null) { // a certificate not trusted stays untrusted: no retry

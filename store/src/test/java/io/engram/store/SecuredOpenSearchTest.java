@@ -24,7 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
  * this test knows, and basic authentication (a proxy in front of the real node, as OpenSearch's security plugin
  * would answer). With the user, the password as a {@code ${file:…}} reference and the CA (PEM or a PKCS12 trust
  * store) it writes and reads; a wrong password, an untrusted certificate or a host name the certificate does not
- * name fail once, with a message that says which, and are not retried.
+ * name fail once, with a message that says which, and are not retried. Signed with AWS SigV4 instead (Amazon
+ * OpenSearch Service with IAM), every request carries a signature the proxy recomputes from the published
+ * algorithm, and a wrong secret key is refused once.
  */
 @ExtendWith(EmbeddedServicesExtension.class)
 class SecuredOpenSearchTest {
@@ -37,6 +39,7 @@ class SecuredOpenSearchTest {
     @TempDir
     static Path dir;
     private static SecuredProxy proxy;
+    private static Path keyStore;
     private static Path caPem;
     private static Path trustStore;
     private static String passwordReference;
@@ -46,8 +49,8 @@ class SecuredOpenSearchTest {
         TestCertificates certificates = TestCertificates.make("opensearch");
         caPem = certificates.caPem(dir.resolve("ca.pem"));
         trustStore = certificates.trustStore(dir.resolve("ca.p12"), STORE_PASSWORD);
-        proxy = new SecuredProxy(openSearch.httpUrl(), certificates.serverKeyStore(dir.resolve("node.p12"), STORE_PASSWORD),
-                STORE_PASSWORD, "engram", PASSWORD);
+        keyStore = certificates.serverKeyStore(dir.resolve("node.p12"), STORE_PASSWORD);
+        proxy = new SecuredProxy(openSearch.httpUrl(), keyStore, STORE_PASSWORD, "engram", PASSWORD);
         passwordReference = "${file:" + Files.writeString(dir.resolve("password"), PASSWORD + "\n") + "}";
     }
 
@@ -64,7 +67,7 @@ class SecuredOpenSearchTest {
 
     @Test
     void withTheUserAndTheAuthorityItWritesAndReads() {
-        OpenSearchConnection pem = new OpenSearchConnection(proxy.url("127.0.0.1"), "engram", passwordReference,
+        OpenSearchConnection pem = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", passwordReference,
                 caPem.toString(), "", true);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(pem, INDEX, RetryPolicy.DEFAULT)) {
             store.ensureIndex("test-vectors", 3); // the three-dimensional vectors of Records
@@ -72,7 +75,7 @@ class SecuredOpenSearchTest {
             store.refresh();
             assertThat(store.get("secured", "m1")).map(MemoryRecord::text).hasValue("The invoices are due on the fifth");
         }
-        OpenSearchConnection trustStoreCa = new OpenSearchConnection(proxy.url("localhost"), "engram", passwordReference,
+        OpenSearchConnection trustStoreCa = OpenSearchConnection.of(proxy.url("localhost"), "engram", passwordReference,
                 trustStore.toString(), STORE_PASSWORD, true);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(trustStoreCa, INDEX, RetryPolicy.DEFAULT)) {
             assertThat(store.get("secured", "m1")).isPresent();
@@ -82,7 +85,7 @@ class SecuredOpenSearchTest {
 
     @Test
     void aWrongPasswordFailsOnceAndSaysSo() {
-        OpenSearchConnection wrong = new OpenSearchConnection(proxy.url("127.0.0.1"), "engram", "not-the-password",
+        OpenSearchConnection wrong = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", "not-the-password",
                 caPem.toString(), "", true);
         int before = proxy.requests();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(wrong, INDEX, PATIENT)) {
@@ -96,7 +99,7 @@ class SecuredOpenSearchTest {
 
     @Test
     void anUntrustedCertificateFailsOnceAndSaysSo() {
-        OpenSearchConnection untrusted = new OpenSearchConnection(proxy.url("127.0.0.1"), "engram", passwordReference,
+        OpenSearchConnection untrusted = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", passwordReference,
                 "", "", true);
         int before = proxy.requests();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(untrusted, INDEX, PATIENT)) {
@@ -112,13 +115,48 @@ class SecuredOpenSearchTest {
         withTheUserAndTheAuthorityItWritesAndReads(); // the index exists
         String elsewhere = proxy.url("127.0.0.2"); // the proxy answers there, but the certificate names 127.0.0.1
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(
-                new OpenSearchConnection(elsewhere, "engram", passwordReference, caPem.toString(), "", true), INDEX, PATIENT)) {
+                OpenSearchConnection.of(elsewhere, "engram", passwordReference, caPem.toString(), "", true), INDEX, PATIENT)) {
             assertThatThrownBy(() -> store.upsert(List.of(memory("m4", "never written"))))
                     .isInstanceOf(StoreWriteException.class).hasMessageContaining("TLS handshake failed");
         }
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(
-                new OpenSearchConnection(elsewhere, "engram", passwordReference, caPem.toString(), "", false), INDEX, PATIENT)) {
+                OpenSearchConnection.of(elsewhere, "engram", passwordReference, caPem.toString(), "", false), INDEX, PATIENT)) {
             store.upsert(List.of(memory("m4", "written once the host name is not checked")));
+        }
+    }
+
+    @Test
+    void signedWithSigV4ItWritesAndReadsAndAnotherKeyIsRefused(EmbeddedOpenSearch openSearch) {
+        String accessKey = "AKIAENGRAMTEST";
+        String secretKey = "aws-" + UUID.randomUUID();
+        try (SecuredProxy aws = SecuredProxy.signedBy(openSearch.httpUrl(), keyStore, STORE_PASSWORD, accessKey, secretKey,
+                "eu-west-1", "es")) {
+            OpenSearchConnection signed = new OpenSearchConnection(aws.url("localhost"), "", "", caPem.toString(), "",
+                    true, "eu-west-1", "es");
+            assertThat(signed.toString()).contains("SigV4 es in eu-west-1");
+            // the default AWS credential chain reads these system properties (as it reads the environment)
+            System.setProperty("aws.accessKeyId", accessKey);
+            System.setProperty("aws.secretAccessKey", secretKey);
+            try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(signed, "engram-memories-signed", PATIENT)) {
+                store.ensureIndex("test-vectors", 3);
+                store.upsert(List.of(memory("m5", "Signed requests reach the domain")));
+                store.refresh();
+                assertThat(store.get("secured", "m5")).map(MemoryRecord::text).hasValue("Signed requests reach the domain");
+            }
+            assertThat(aws.refused()).as("every request carried a valid signature").isZero();
+            assertThat(aws.requests()).isGreaterThan(3);
+
+            System.setProperty("aws.secretAccessKey", "not-the-secret");
+            int before = aws.requests();
+            try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(signed, "engram-memories-signed", PATIENT)) {
+                assertThatThrownBy(() -> store.upsert(List.of(memory("m6", "never written"))))
+                        .isInstanceOf(StoreWriteException.class).hasMessageContaining("HTTP 403")
+                        .hasMessageContaining("the AWS credentials");
+            }
+            assertThat(aws.requests() - before).as("refused once, not retried").isEqualTo(1);
+        } finally {
+            System.clearProperty("aws.accessKeyId");
+            System.clearProperty("aws.secretAccessKey");
         }
     }
 }
