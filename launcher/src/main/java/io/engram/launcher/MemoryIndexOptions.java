@@ -6,31 +6,36 @@ import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
 import java.io.IOException;
 import java.nio.file.Path;
+import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Option;
 
 /** Where the memory index is: shared by the commands that read it. */
 final class MemoryIndexOptions {
 
-    @Option(names = "--opensearch", paramLabel = "URL", description = "OpenSearch without security, e.g. http://127.0.0.1:9200.")
-    String openSearch;
-
-    @Option(names = "--config", paramLabel = "FILE",
-            description = "A settings file instead: its opensearch.* keys (a secured cluster, docs/operations.md \"Security\") and opensearch.index.")
-    Path config;
+    @ArgGroup(exclusive = true, multiplicity = "1")
+    Cluster cluster;
 
     @Option(names = "--index", paramLabel = "NAME", description = "Memory index (default: the settings file's, else "
             + MemoryIndexTemplate.INDEX + ").")
     String index;
 
+    /** One of the two ways to name the cluster. */
+    static final class Cluster {
+
+        @Option(names = "--opensearch", paramLabel = "URL", description = "OpenSearch without security, e.g. http://127.0.0.1:9200.")
+        String url;
+
+        @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
+                description = "A settings file instead: its opensearch.* keys (a secured cluster, docs/operations.md \"Security\") and opensearch.index.")
+        Path settings;
+    }
+
     /** The read side over the index these options name. */
     Retrieval open() throws IOException {
-        if ((openSearch == null) == (config == null)) {
-            throw new IllegalArgumentException("give either --opensearch URL or --config FILE");
-        }
-        if (config != null) {
-            PipelineConfig settings = PipelineConfig.fromProperties(RunCommand.load(config));
+        if (cluster.settings != null) {
+            PipelineConfig settings = PipelineConfig.fromProperties(RunCommand.load(cluster.settings));
             return Retrieval.open(settings.openSearch(), index != null ? index : settings.index());
         }
-        return Retrieval.open(OpenSearchConnection.of(openSearch), index != null ? index : MemoryIndexTemplate.INDEX);
+        return Retrieval.open(OpenSearchConnection.of(cluster.url), index != null ? index : MemoryIndexTemplate.INDEX);
     }
 }

@@ -20,6 +20,7 @@ class MissingInputTest {
             "collapse evaluate --rows          | --rows",
             "collapse shape --records          | --records",
             "run --config                      | --config",
+            "recall --tenant t --query q --config | --config",
             "sql --file                        | --file",
             "partition                         | FILE"})
     void aMissingFileIsOneLineNamingTheOption(String command, String option) {
