@@ -52,12 +52,6 @@ public record OpenSearchConnection(String url, String username, String password,
         return new OpenSearchConnection(url, "", "", "", "", true, "", "es");
     }
 
-    /** The same connection with basic authentication and TLS settings. */
-    public static OpenSearchConnection of(String url, String username, String password, String ca, String caPassword,
-                                          boolean verifyHostname) {
-        return new OpenSearchConnection(url, username, password, ca, caPassword, verifyHostname, "", "es");
-    }
-
     public URI uri() {
         return URI.create(url);
     }

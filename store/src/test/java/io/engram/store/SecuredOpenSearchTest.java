@@ -61,22 +61,26 @@ class SecuredOpenSearchTest {
         }
     }
 
+    /** Basic authentication as engram, trusting the test's CA (PEM). */
+    private static OpenSearchConnection basic(String url, String password, boolean verifyHostname) {
+        return new OpenSearchConnection(url, "engram", password, caPem.toString(), "", verifyHostname, "", "es");
+    }
+
     private static MemoryRecord memory(String id, String text) {
         return Records.memory("secured", id, text, new float[] {1, 0, 0});
     }
 
     @Test
     void withTheUserAndTheAuthorityItWritesAndReads() {
-        OpenSearchConnection pem = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", passwordReference,
-                caPem.toString(), "", true);
+        OpenSearchConnection pem = basic(proxy.url("127.0.0.1"), passwordReference, true);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(pem, INDEX, RetryPolicy.DEFAULT)) {
             store.ensureIndex("test-vectors", 3); // the three-dimensional vectors of Records
             store.upsert(List.of(memory("m1", "The invoices are due on the fifth")));
             store.refresh();
             assertThat(store.get("secured", "m1")).map(MemoryRecord::text).hasValue("The invoices are due on the fifth");
         }
-        OpenSearchConnection trustStoreCa = OpenSearchConnection.of(proxy.url("localhost"), "engram", passwordReference,
-                trustStore.toString(), STORE_PASSWORD, true);
+        OpenSearchConnection trustStoreCa = new OpenSearchConnection(proxy.url("localhost"), "engram", passwordReference,
+                trustStore.toString(), STORE_PASSWORD, true, "", "es");
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(trustStoreCa, INDEX, RetryPolicy.DEFAULT)) {
             assertThat(store.get("secured", "m1")).isPresent();
         }
@@ -85,8 +89,7 @@ class SecuredOpenSearchTest {
 
     @Test
     void aWrongPasswordFailsOnceAndSaysSo() {
-        OpenSearchConnection wrong = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", "not-the-password",
-                caPem.toString(), "", true);
+        OpenSearchConnection wrong = basic(proxy.url("127.0.0.1"), "not-the-password", true);
         int before = proxy.requests();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(wrong, INDEX, PATIENT)) {
             assertThatThrownBy(() -> store.upsert(List.of(memory("m2", "never written"))))
@@ -99,8 +102,8 @@ class SecuredOpenSearchTest {
 
     @Test
     void anUntrustedCertificateFailsOnceAndSaysSo() {
-        OpenSearchConnection untrusted = OpenSearchConnection.of(proxy.url("127.0.0.1"), "engram", passwordReference,
-                "", "", true);
+        OpenSearchConnection untrusted = new OpenSearchConnection(proxy.url("127.0.0.1"), "engram", passwordReference,
+                "", "", true, "", "es");
         int before = proxy.requests();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(untrusted, INDEX, PATIENT)) {
             assertThatThrownBy(() -> store.upsert(List.of(memory("m3", "never written"))))
@@ -114,13 +117,11 @@ class SecuredOpenSearchTest {
     void theHostNameIsVerifiedUnlessSwitchedOff() {
         withTheUserAndTheAuthorityItWritesAndReads(); // the index exists
         String elsewhere = proxy.url("127.0.0.2"); // the proxy answers there, but the certificate names 127.0.0.1
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(
-                OpenSearchConnection.of(elsewhere, "engram", passwordReference, caPem.toString(), "", true), INDEX, PATIENT)) {
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(basic(elsewhere, passwordReference, true), INDEX, PATIENT)) {
             assertThatThrownBy(() -> store.upsert(List.of(memory("m4", "never written"))))
                     .isInstanceOf(StoreWriteException.class).hasMessageContaining("TLS handshake failed");
         }
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(
-                OpenSearchConnection.of(elsewhere, "engram", passwordReference, caPem.toString(), "", false), INDEX, PATIENT)) {
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(basic(elsewhere, passwordReference, false), INDEX, PATIENT)) {
             store.upsert(List.of(memory("m4", "written once the host name is not checked")));
         }
     }
