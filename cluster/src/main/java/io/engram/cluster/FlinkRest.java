@@ -113,11 +113,30 @@ public final class FlinkRest {
         }
     }
 
-    /** Takes a savepoint and stops the job; {@code drain} first advances event time to the end (final timers fire). */
+    /**
+     * Takes a savepoint and stops the job; {@code drain} first advances event time to the end (final timers fire).
+     * Waits first until every task runs: a savepoint triggered while a task of a just-started or restarting job
+     * still initializes fails ("not all required tasks are currently running") and the job goes on running.
+     */
     public String stopWithSavepoint(String jobId, boolean drain) throws IOException, InterruptedException {
+        awaitAllTasksRunning(jobId, SAVEPOINT_TIMEOUT);
         ObjectNode body = JSON.createObjectNode().put("drain", drain).put("formatType", "CANONICAL");
         String trigger = post("/jobs/" + jobId + "/stop", body).path("request-id").asText();
         return awaitSavepoint(jobId, trigger);
+    }
+
+    /** Cancels every job that has not ended (what a caller that failed halfway leaves behind), returning their ids. */
+    public List<String> cancelUnfinishedJobs() throws IOException, InterruptedException {
+        List<String> cancelled = new java.util.ArrayList<>();
+        for (JsonNode job : get("/jobs/overview").path("jobs")) {
+            if (!Set.of("FINISHED", "FAILED", "CANCELED").contains(job.path("state").asText())) {
+                String id = job.path("jid").asText();
+                send(HttpRequest.newBuilder(URI.create(baseUrl + "/jobs/" + id + "?mode=cancel"))
+                        .method("PATCH", HttpRequest.BodyPublishers.noBody()));
+                cancelled.add(id);
+            }
+        }
+        return cancelled;
     }
 
     public int taskManagerCount() throws IOException, InterruptedException {
@@ -140,6 +159,27 @@ public final class FlinkRest {
                 }
                 TimeUnit.MILLISECONDS.sleep(250);
             }
+        }
+    }
+
+    private void awaitAllTasksRunning(String jobId, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            JsonNode job = job(jobId);
+            boolean allRunning = job.path("state").asText().equals("RUNNING") && job.path("vertices").size() > 0;
+            for (JsonNode vertex : job.path("vertices")) {
+                allRunning &= Set.of("RUNNING", "FINISHED").contains(vertex.path("status").asText());
+            }
+            if (allRunning) {
+                return;
+            }
+            if (Set.of("FINISHED", "FAILED", "CANCELED").contains(job.path("state").asText())) {
+                return; // the stop request answers for a job that has ended
+            }
+            if (System.nanoTime() > deadline) {
+                throw new IOException("job " + jobId + " has tasks not running after " + timeout + ": " + job.path("vertices"));
+            }
+            TimeUnit.MILLISECONDS.sleep(250);
         }
     }
 

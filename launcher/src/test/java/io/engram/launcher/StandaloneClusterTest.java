@@ -71,6 +71,14 @@ class StandaloneClusterTest {
         jarId = rest.uploadJar(Path.of(System.getProperty("engram.job.jar")));
     }
 
+    /** A test that failed halfway leaves its job running on the slots the next test needs. */
+    @org.junit.jupiter.api.AfterEach
+    void cancelLeftoverJobs() throws Exception {
+        if (rest != null && cluster != null) {
+            rest.cancelUnfinishedJobs();
+        }
+    }
+
     @AfterAll
     void stopCluster() throws Exception {
         if (cluster != null) {
