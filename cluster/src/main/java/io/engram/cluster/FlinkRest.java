@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
@@ -127,7 +128,7 @@ public final class FlinkRest {
 
     /** Cancels every job that has not ended (what a caller that failed halfway leaves behind), returning their ids. */
     public List<String> cancelUnfinishedJobs() throws IOException, InterruptedException {
-        List<String> cancelled = new java.util.ArrayList<>();
+        List<String> cancelled = new ArrayList<>();
         for (JsonNode job : get("/jobs/overview").path("jobs")) {
             if (!Set.of("FINISHED", "FAILED", "CANCELED").contains(job.path("state").asText())) {
                 String id = job.path("jid").asText();

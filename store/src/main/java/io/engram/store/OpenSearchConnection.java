@@ -13,6 +13,7 @@ import java.security.GeneralSecurityException;
 import java.security.KeyStore;
 import java.security.cert.CertificateFactory;
 import java.security.cert.X509Certificate;
+import java.util.function.BinaryOperator;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManager;
 import javax.net.ssl.TrustManagerFactory;
@@ -50,6 +51,14 @@ public record OpenSearchConnection(String url, String username, String password,
     /** A node reached without authentication or a CA of its own (the embedded one, a local one). */
     public static OpenSearchConnection of(String url) {
         return new OpenSearchConnection(url, "", "", "", "", true, "", "es");
+    }
+
+    /** The connection the settings describe, each read as {@code setting.apply(key, default)}. */
+    public static OpenSearchConnection read(BinaryOperator<String> setting) {
+        return new OpenSearchConnection(setting.apply(URL, "http://127.0.0.1:9200"), setting.apply(USERNAME, ""),
+                setting.apply(PASSWORD, ""), setting.apply(CA, ""), setting.apply(CA_PASSWORD, ""),
+                Boolean.parseBoolean(setting.apply(VERIFY_HOSTNAME, "true").trim()), setting.apply(AWS_REGION, ""),
+                setting.apply(AWS_SERVICE, "es"));
     }
 
     public URI uri() {

@@ -266,8 +266,9 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                             + (status == 401 || status == 403 ? " (check " + credentials + ")" : "")
                             + ": " + e.getMessage(), List.of(), e);
                 }
-                if (tlsFailure(e) != null) { // a certificate not trusted stays untrusted: no retry
-                    throw new StoreWriteException("OpenSearch's TLS handshake failed, " + tlsFailure(e).getMessage()
+                javax.net.ssl.SSLException tls = tlsFailure(e);
+                if (tls != null) { // a certificate not trusted stays untrusted: no retry
+                    throw new StoreWriteException("OpenSearch's TLS handshake failed, " + tls.getMessage()
                             + " (opensearch.tls.ca names the authority to trust)", List.of(), e);
                 }
                 lastError = e; // connection loss, or an overloaded or restarting node: retry everything pending

@@ -245,7 +245,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     /**
      * Gives the entries of a shape restored from the first state format their words and source refs, from the
      * texts OpenSearch holds (once: the shape is written back in the current format). A record OpenSearch no
-     * longer holds keeps none and matches no canary. Returns whether any entry was read back.
+     * longer holds gets no words, so it matches no canary and is not asked for again. Returns whether any entry
+     * was read back.
      */
     private boolean readBackTexts(String tenant, StoreShape restored) {
         List<String> ids = restored.idsWithoutTerms();
@@ -258,6 +259,9 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 StoreShape.Entry old = restored.get(r.id());
                 restored.upsert(entryOf(tenant, r.id(), old.type(), r.text(), old.generation(), r.sourceRefs()));
             }
+        }
+        for (String gone : restored.idsWithoutTerms()) {
+            restored.upsert(restored.get(gone).withoutWords());
         }
         return true;
     }

@@ -69,10 +69,10 @@ public final class StoreShape {
                     CanarySet.queryOf(text), tokens.size(), NormHash.fnv1a64(id), termHashes, termCounts, refs);
         }
 
-        /** How often the word with this FNV-1a-64 occurs in the record (0 when absent). */
-        int termCount(long termHash) {
-            int i = Arrays.binarySearch(termHashes, termHash);
-            return i < 0 ? 0 : termCounts[i];
+        /** The same entry with no words and no source refs: a record whose text is not to be had any more. */
+        public Entry withoutWords() {
+            return new Entry(id, type, contentHash, generation, bigramDiversity, canaryQuery, length, sampleKey,
+                    new long[0], new int[0], new long[0]);
         }
 
         /** Whether the record's source refs name the record {@code id}. */
@@ -101,6 +101,8 @@ public final class StoreShape {
     private final TreeSet<Entry> ordered = new TreeSet<>(SAMPLE_ORDER);
     private long overGeneration;
     private long totalLength;
+    /** Entries restored from the first state format, without words: so that asking costs nothing once there are none. */
+    private int withoutTerms;
 
     /** @param maxGeneration records above it count in {@code over_generation_count} */
     public StoreShape(int maxGeneration) {
@@ -121,6 +123,7 @@ public final class StoreShape {
         generations.merge(entry.generation(), 1L, Long::sum);
         byType.merge(entry.type(), 1L, Long::sum);
         totalLength += entry.length();
+        withoutTerms += entry.termsKnown() ? 0 : 1;
         if (entry.generation() > maxGeneration) {
             overGeneration++;
         }
@@ -142,6 +145,7 @@ public final class StoreShape {
         generations.compute(e.generation(), (g, n) -> n == 1 ? null : n - 1);
         byType.compute(e.type(), (t, n) -> n == 1 ? null : n - 1);
         totalLength -= e.length();
+        withoutTerms -= e.termsKnown() ? 0 : 1;
         if (e.generation() > maxGeneration) {
             overGeneration--;
         }
@@ -197,6 +201,9 @@ public final class StoreShape {
 
     /** The ids of the entries restored without their terms (from the first state format). */
     public List<String> idsWithoutTerms() {
+        if (withoutTerms == 0) {
+            return List.of();
+        }
         return entries.values().stream().filter(e -> !e.termsKnown()).map(Entry::id).sorted().toList();
     }
 
