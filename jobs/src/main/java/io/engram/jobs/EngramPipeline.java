@@ -89,7 +89,7 @@ public final class EngramPipeline {
                         .withIdleness(config.sourceIdleness()), "inputs").uid("inputs");
         SingleOutputStreamOperator<StoreOp> memories = read
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
-                .process(new RouteInputs()).uid("route-inputs").name("validate and route");
+                .process(new RouteInputs(config.metricsEnabled())).uid("route-inputs").name("validate and route");
 
         // Forgets: to every compaction subtask (drop what sessions hold of it) and, in order, to the tenant's writer.
         DataStream<ForgetEvent> forgets = memories.getSideOutput(RouteInputs.FORGETS);
@@ -104,26 +104,30 @@ public final class EngramPipeline {
                 .transform("compact sessions", CompactionResult.TYPE,
                         new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
                                 config.sessionInactivity(), config.stateTtl()))).uid("compaction")
-                .process(new CompactionStoreOps()).uid("compaction-ops");
+                .process(new CompactionStoreOps(config.metricsEnabled())).uid("compaction-ops");
 
         // Documents: partitioned into tiered chunks per version, the previous version replaced.
         SingleOutputStreamOperator<StoreOp> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
-                .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2()))
+                .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2(),
+                        config.metricsEnabled()))
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
         SingleOutputStreamOperator<StoreOp> written = memories.union(turnRecords, summaries, chunks, forgetOps)
-                .transform("embed", storeOps, new EmbeddingOperator(embedder, config.embedBatch(), config.embedDelay()))
+                .transform("embed", storeOps, new EmbeddingOperator(embedder, config.embedBatch(), config.embedDelay(),
+                        config.metricsEnabled()))
                 .uid("embed")
                 .keyBy(StoreOp::tenantId)
                 .transform("write to OpenSearch", storeOps, new StoreWriterOperator(sinks.store(),
-                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap(), config.stateTtl()))
+                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap(), config.stateTtl(),
+                        config.metricsEnabled()))
                 .uid("store-writer");
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreOp::tenantId)
                 .transform("collapse detector", CollapseDetectorFunction.CYCLE_ROWS, new CollapseDetectorOperator(
-                        new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap())))
+                        new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap(),
+                                config.metricsEnabled())))
                 .uid("collapse-detector");
 
         written.getSideOutput(StoreWriterOperator.FORGETS_DONE).sinkTo(sinks.forgetRows()).uid("forgets-sink")

@@ -29,7 +29,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
-                             String transactionalIdPrefix, int topicPartitions, String stateDir) implements Serializable {
+                             String transactionalIdPrefix, int topicPartitions, String stateDir,
+                             boolean metricsEnabled) implements Serializable {
 
     /** How the job's Kafka clients (source, sinks, setup) reach the cluster. */
     public KafkaClients kafka() {
@@ -110,7 +111,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.integer("parallelism", 0), // 0: the submission's or the cluster's
                 p.string("kafka.transactional-id-prefix", "engram"),
                 p.integer("kafka.partitions", 2),
-                p.string("state.dir", "engram-state"));
+                p.string("state.dir", "engram-state"),
+                p.bool("metrics.enabled", true));
     }
 
     /** {@code committed} (earliest when the group has none), {@code earliest}, {@code latest} or {@code timestamp:MILLIS}. */

@@ -90,6 +90,17 @@ public interface MemoryStore extends AutoCloseable {
      */
     void upsert(List<MemoryRecord> records);
 
+    /**
+     * What writing cost since this store opened: bulk requests sent again (after a connection loss or a
+     * 429/502/503/504 answer, for the request or some of its items) and documents that ended in a
+     * {@link StoreWriteException}.
+     */
+    record WriteStats(long retries, long documentsFailed) {
+    }
+
+    /** The {@link WriteStats} so far; safe to read from another thread. */
+    WriteStats writeStats();
+
     /** Deletes records by id (a missing id is not an error). */
     void delete(String tenantId, List<String> ids);
 

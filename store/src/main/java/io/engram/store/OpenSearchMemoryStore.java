@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Function;
 import java.util.function.Supplier;
 import javax.net.ssl.SSLContext;
@@ -69,6 +70,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private final OpenSearchClient client;
     private final String index;
     private final RetryPolicy retry;
+    private final LongAdder retries = new LongAdder();
+    private final LongAdder documentsFailed = new LongAdder();
     /** What a refused login is to be checked against, for the error message. */
     private final String credentials;
 
@@ -247,11 +250,17 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         write(pending);
     }
 
+    @Override
+    public WriteStats writeStats() {
+        return new WriteStats(retries.sum(), documentsFailed.sum());
+    }
+
     private void write(Map<String, BulkOperation> pending) {
         List<StoreWriteException.ItemFailure> permanent = new ArrayList<>();
         Exception lastError = null;
         for (int attempt = 0; attempt < retry.maxAttempts() && !pending.isEmpty(); attempt++) {
             if (attempt > 0) {
+                retries.increment();
                 sleep(retry.backoff(attempt - 1).toMillis());
             }
             BulkResponse response;
@@ -262,12 +271,14 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 int status = statusOf(e);
                 if (status != 0 && !RETRYABLE.contains(status)) {
                     // refused for good (a wrong password, a bad request): retrying only delays the failure
+                    documentsFailed.add(pending.size());
                     throw new StoreWriteException("OpenSearch refused the bulk request with HTTP " + status
                             + (status == 401 || status == 403 ? " (check " + credentials + ")" : "")
                             + ": " + e.getMessage(), List.of(), e);
                 }
                 javax.net.ssl.SSLException tls = tlsFailure(e);
                 if (tls != null) { // a certificate not trusted stays untrusted: no retry
+                    documentsFailed.add(pending.size());
                     throw new StoreWriteException("OpenSearch's TLS handshake failed, " + tls.getMessage()
                             + " (opensearch.tls.ca names the authority to trust)", List.of(), e);
                 }
@@ -290,6 +301,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
                 lastError = new StoreWriteException("items to retry", retryable, null);
             }
         }
+        documentsFailed.add(permanent.size() + pending.size());
         if (!permanent.isEmpty()) {
             throw new StoreWriteException("OpenSearch refused " + permanent.size() + " documents", permanent, lastError);
         }

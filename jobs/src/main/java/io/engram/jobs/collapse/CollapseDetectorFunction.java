@@ -1,5 +1,6 @@
 package io.engram.jobs.collapse;
 
+import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.store.StoreOp;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
@@ -32,6 +33,10 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.KeyedStateBackend;
+import org.apache.flink.runtime.state.VoidNamespace;
+import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -66,6 +71,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private final MemoryStore.Factory storeFactory;
     private final CollapseConfig config;
     private final CycleClock clock;
+    private final boolean metricsEnabled;
 
     private transient MemoryStore store;
     private transient ValueState<StoreShape> shape;
@@ -78,11 +84,21 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient Map<String, StoreShape> liveShapes;
     private transient Set<String> changedShapes;
+    /** The size of the tenant's shape as last written, so the records of every tenant add up without reading shapes. */
+    private transient ValueState<Integer> shapeSize;
+    private transient EngramMetrics metrics;
+    private transient Counter cyclesClosed;
+    /** Tenants with a shape, tenants with an open cycle and records in all shapes, on this subtask. */
+    private transient volatile long tenants;
+    private transient volatile long openCycles;
+    private transient volatile long shapeRecords;
 
-    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, CollapseConfig config, Duration quietGap) {
+    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, CollapseConfig config, Duration quietGap,
+                                    boolean metricsEnabled) {
         this.storeFactory = storeFactory;
         this.config = config;
         this.clock = new CycleClock(quietGap);
+        this.metricsEnabled = metricsEnabled;
     }
 
     @Override
@@ -95,9 +111,41 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 DetectorSerializers.CycleMetricsSerializer.INSTANCE));
         canariesAsJson = getRuntimeContext().getState(canariesAsJsonDescriptor());
         historyAsJson = getRuntimeContext().getListState(historyAsJsonDescriptor());
-        open = getRuntimeContext().getState(new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class)));
+        open = getRuntimeContext().getState(openCycleDescriptor());
+        shapeSize = getRuntimeContext().getState(shapeSizeDescriptor());
         liveShapes = new HashMap<>();
         changedShapes = new HashSet<>();
+        metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
+        cyclesClosed = metrics.counter("cycles_closed");
+        metrics.gauge("detector_tenants", () -> tenants);
+        metrics.gauge("detector_open_cycles", () -> openCycles);
+        metrics.gauge("detector_shape_records", () -> shapeRecords);
+    }
+
+    private static ValueStateDescriptor<OpenCycle> openCycleDescriptor() {
+        return new ValueStateDescriptor<>("open-cycle", TypeInformation.of(OpenCycle.class));
+    }
+
+    private static ValueStateDescriptor<Integer> shapeSizeDescriptor() {
+        return new ValueStateDescriptor<>("shape-size", Types.INT);
+    }
+
+    /**
+     * Counts the tenants, open cycles and shape records in the restored state (small values only: no shape is
+     * read); a shape written before its size was kept is counted when it is first read.
+     */
+    void countRestored(KeyedStateBackend<String> backend) throws Exception {
+        long[] counts = new long[3];
+        backend.applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, openCycleDescriptor(),
+                (tenant, state) -> counts[0]++);
+        backend.applyToAllKeys(VoidNamespace.INSTANCE, VoidNamespaceSerializer.INSTANCE, shapeSizeDescriptor(),
+                (tenant, state) -> {
+                    counts[1]++;
+                    counts[2] += state.value();
+                });
+        openCycles = counts[0];
+        tenants = counts[1];
+        shapeRecords = counts[2];
     }
 
     @Override
@@ -114,6 +162,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             cycle = null;
         }
         StoreShape current = shapeOf(ctx.getCurrentKey());
+        int sizeBefore = current.size();
         long accepted = 0;
         switch (op.kind()) {
             case UPSERT -> {
@@ -125,6 +174,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             default -> {
             }
         }
+        shapeRecords += current.size() - sizeBefore;
         changedShapes.add(ctx.getCurrentKey());
         long writtenAt = op.writtenAt(ctx.timestamp());
         long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
@@ -134,6 +184,9 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         }
         if (cycle == null || cycle.quietTimer() != timer) {
             ctx.timerService().registerEventTimeTimer(timer);
+        }
+        if (cycle == null) {
+            openCycles++;
         }
         open.update(cycle == null
                 ? new OpenCycle(op.cycleId(), lastWrite, accepted, op.floorViolations(), op.guardRefusals(), timer)
@@ -180,7 +233,9 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         List<CollapseAlerts.Alert> alerts = CollapseAlerts.evaluate(past, row, config);
         row = row.withAlerts(alerts.stream().map(a -> a.kind().label()).toList());
         out.collect(row);
+        cyclesClosed.inc();
         for (CollapseAlerts.Alert a : alerts) {
+            metrics.counter("alerts", "kind", a.kind().label()).inc();
             ctx.output(ALERTS, new FiredAlert(tenant, row.cycleId(), a.kind(), row.ts(), row.canarySetId(), a.detail()));
         }
         List<CycleMetrics> kept = new ArrayList<>();
@@ -194,6 +249,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         historyAsJson.clear();
         ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
         open.clear();
+        openCycles--;
     }
 
     /** The tenant's canary set, moved into typed state on first use when it was written as JSON. */
@@ -235,6 +291,11 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             StoreShape stored = shape.value(); // one read: on RocksDB each is a whole-shape deserialization
             live = stored == null ? new StoreShape(config.maxGeneration()) : stored;
             liveShapes.put(tenant, live);
+            if (shapeSize.value() == null) { // a new tenant, or a shape whose size was not kept: not counted yet
+                tenants++;
+                shapeRecords += live.size();
+                changedShapes.add(tenant);
+            }
             if (readBackTexts(tenant, live)) {
                 changedShapes.add(tenant);
             }
@@ -279,7 +340,9 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     void writeBackShapes(Consumer<String> setKey) throws IOException {
         for (String tenant : changedShapes) {
             setKey.accept(tenant);
-            shape.update(liveShapes.get(tenant));
+            StoreShape live = liveShapes.get(tenant);
+            shape.update(live);
+            shapeSize.update(live.size());
         }
         changedShapes.clear();
         liveShapes.clear();

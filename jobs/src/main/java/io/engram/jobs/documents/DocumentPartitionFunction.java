@@ -1,6 +1,7 @@
 package io.engram.jobs.documents;
 
 import io.engram.client.RejectReason;
+import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.store.StoreOp;
@@ -49,7 +50,9 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     private final int tau;
     private final double alpha1;
     private final double alpha2;
+    private final boolean metricsEnabled;
 
+    private transient EngramMetrics metrics;
     private transient Embedder embedder;
     private transient MarkdownPartitioner partitioner;
     private transient String tokenizerId;
@@ -59,15 +62,18 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     private transient ValueState<int[]> liveChunkTiers;
 
     /** The model's tokenizer counts the budget, so budgets match what the model sees. */
-    public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2) {
+    public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2,
+                                     boolean metricsEnabled) {
         this.embedderFactory = embedderFactory;
         this.tau = tau;
         this.alpha1 = alpha1;
         this.alpha2 = alpha2;
+        this.metricsEnabled = metricsEnabled;
     }
 
     @Override
     public void open(OpenContext context) {
+        metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
         embedder = embedderFactory.get();
         tokenizerId = embedder.tokenCounter().id();
         partitioner = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(tau, alpha1, alpha2)
@@ -100,13 +106,12 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         try {
             partitioned = partitioner.partition(raw);
         } catch (InvalidDocumentException e) {
-            ctx.output(REJECTS, reject(doc, reasonOf(e.reason()), e.getMessage()));
+            reject(ctx, doc, reasonOf(e.reason()), e.getMessage());
             return;
         }
         if (!partitioned.budget().accepted()) {
-            ctx.output(REJECTS, reject(doc, RejectReason.HARD_RULE_BUDGET_OVERFLOW,
-                    doc.path() + " v" + doc.version() + " " + partitioned.budget().explain()
-                            + "; version " + live + " stays live"));
+            reject(ctx, doc, RejectReason.HARD_RULE_BUDGET_OVERFLOW, doc.path() + " v" + doc.version() + " "
+                    + partitioned.budget().explain() + "; version " + live + " stays live");
             return;
         }
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
@@ -160,9 +165,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         };
     }
 
-    private static RejectRecord reject(DocEvent doc, RejectReason reason, String message) {
-        return new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(), doc.offset(),
-                doc.original());
+    private void reject(Context ctx, DocEvent doc, RejectReason reason, String message) {
+        metrics.counter(EngramMetrics.REJECTS, "reason", reason.code()).inc();
+        ctx.output(REJECTS, new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(),
+                doc.offset(), doc.original()));
     }
 
     @Override

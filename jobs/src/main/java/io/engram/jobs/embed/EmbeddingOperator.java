@@ -1,12 +1,16 @@
 package io.engram.jobs.embed;
 
 import io.engram.jobs.BatchingOperator;
+import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.store.StoreOp;
+import io.engram.model.embed.EmbeddedBatch;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 
 /**
@@ -20,20 +24,35 @@ public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
 
     private final EmbedderFactory embedderFactory;
     private final int maxBatch;
+    private final boolean metricsEnabled;
 
     private transient Embedder embedder;
     private transient int textsBuffered;
+    private transient Histogram batchTexts;
+    private transient Histogram batchMillis;
+    private transient Counter textsEmbedded;
+    private transient Counter cacheHits;
+    private transient Counter cacheMisses;
+    private transient Counter modelTexts;
 
-    public EmbeddingOperator(EmbedderFactory embedderFactory, int maxBatch, Duration maxDelay) {
+    public EmbeddingOperator(EmbedderFactory embedderFactory, int maxBatch, Duration maxDelay, boolean metricsEnabled) {
         super(maxDelay);
         this.embedderFactory = embedderFactory;
         this.maxBatch = maxBatch;
+        this.metricsEnabled = metricsEnabled;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
         embedder = embedderFactory.get();
+        EngramMetrics metrics = EngramMetrics.of(getMetricGroup(), metricsEnabled);
+        batchTexts = metrics.histogram("embed_batch_texts");
+        batchMillis = metrics.histogram("embed_batch_millis");
+        textsEmbedded = metrics.counter("embed_texts");
+        cacheHits = metrics.counter("embed_cache_hits");
+        cacheMisses = metrics.counter("embed_cache_misses");
+        modelTexts = metrics.counter("embed_model_texts");
     }
 
     @Override
@@ -57,13 +76,25 @@ public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
                 texts.add(e.getValue().text());
             }
         }
-        List<Embedding> vectors = texts.isEmpty() ? List.of() : embedder.embedDocuments(texts);
+        List<Embedding> vectors = texts.isEmpty() ? List.of() : embed(texts);
         int next = 0;
         for (StreamRecord<StoreOp> e : records) {
             StoreOp op = e.getValue();
             output.collect(op.needsEmbedding() ? embedded(e, vectors.get(next++)) : e);
         }
         textsBuffered = 0;
+    }
+
+    private List<Embedding> embed(List<String> batch) {
+        long start = System.nanoTime();
+        EmbeddedBatch embedded = embedder.embedDocumentBatch(batch);
+        batchMillis.update((System.nanoTime() - start) / 1_000_000);
+        batchTexts.update(batch.size());
+        textsEmbedded.inc(batch.size());
+        cacheHits.inc(embedded.cacheHits());
+        cacheMisses.inc(batch.size() - embedded.cacheHits());
+        modelTexts.inc(embedded.modelTexts());
+        return embedded.embeddings();
     }
 
     private static StreamRecord<StoreOp> embedded(StreamRecord<StoreOp> e, Embedding embedding) {

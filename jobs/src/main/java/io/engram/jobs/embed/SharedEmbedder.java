@@ -1,6 +1,7 @@
 package io.engram.jobs.embed;
 
 import io.engram.model.embed.CachingEmbedder;
+import io.engram.model.embed.EmbeddedBatch;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
 import io.engram.model.embed.EmbeddingModel;
@@ -53,6 +54,11 @@ public final class SharedEmbedder implements EmbedderFactory {
         @Override
         public List<Embedding> embedDocuments(List<String> texts) {
             return delegate.embedDocuments(texts);
+        }
+
+        @Override
+        public EmbeddedBatch embedDocumentBatch(List<String> texts) {
+            return delegate.embedDocumentBatch(texts);
         }
 
         @Override

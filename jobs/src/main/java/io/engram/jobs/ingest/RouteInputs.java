@@ -1,14 +1,20 @@
 package io.engram.jobs.ingest;
 
+import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.store.StoreOp;
+import java.util.Locale;
+import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
 
-/** Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, forgets, rejects. */
+/**
+ * Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, forgets,
+ * rejects. Counts every record read by topic and kind, and every reject by reason.
+ */
 public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
 
     private static final long serialVersionUID = 1L;
@@ -18,9 +24,24 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
     public static final OutputTag<ForgetEvent> FORGETS = new OutputTag<>("forgets", TypeInformation.of(ForgetEvent.class));
     public static final OutputTag<RejectRecord> REJECTS = new OutputTag<>("rejects", TypeInformation.of(RejectRecord.class));
 
+    private final boolean metricsEnabled;
+    private transient EngramMetrics metrics;
+
+    public RouteInputs(boolean metricsEnabled) {
+        this.metricsEnabled = metricsEnabled;
+    }
+
+    @Override
+    public void open(OpenContext context) {
+        metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
+    }
+
     @Override
     public void processElement(Ingested in, Context ctx, Collector<StoreOp> out) {
+        metrics.counter(EngramMetrics.RECORDS_IN, "topic", in.sourceTopic(), "kind",
+                in.kind().name().toLowerCase(Locale.ROOT)).inc();
         if (in.rejected()) {
+            metrics.counter(EngramMetrics.REJECTS, "reason", in.reasonCode()).inc();
             ctx.output(REJECTS, in.toReject());
             return;
         }

@@ -1,6 +1,7 @@
 package io.engram.jobs.store;
 
 import io.engram.jobs.BatchingOperator;
+import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.collapse.CycleClock;
 import io.engram.model.retrieval.MemoryRecord;
@@ -15,6 +16,8 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimer;
@@ -59,6 +62,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private final int maxBulk;
     private final CycleClock clock;
     private final long forgetRetentionMillis;
+    private final boolean metricsEnabled;
 
     /** The forgets applied, for the {@code forgets} table. */
     public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
@@ -71,6 +75,12 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private transient ListState<TimedChange> compactionChanges;
     private transient InternalTimerService<VoidNamespace> compactionTimers;
     private transient ListState<ForgetEvent> forgets;
+    private transient Histogram bulkMillis;
+    private transient Counter documentsIndexed;
+    private transient Counter documentsDeleted;
+    private transient Counter forgetsApplied;
+    private transient Counter droppedAsForgotten;
+    private transient Histogram freshnessMillis;
 
     /** A change from compaction waiting for the watermark, with the event time it was made at. */
     public record TimedChange(long at, StoreOp op) {
@@ -81,7 +91,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
     public StoreWriterOperator(MemoryStore.Factory storeFactory, String embeddingModel, int vectorDimension, int maxBulk,
-                               Duration maxDelay, Duration quietGap, Duration forgetRetention) {
+                               Duration maxDelay, Duration quietGap, Duration forgetRetention, boolean metricsEnabled) {
         super(maxDelay);
         this.storeFactory = storeFactory;
         this.embeddingModel = embeddingModel;
@@ -89,6 +99,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         this.maxBulk = maxBulk;
         this.clock = new CycleClock(quietGap);
         this.forgetRetentionMillis = forgetRetention.toMillis();
+        this.metricsEnabled = metricsEnabled;
     }
 
     @Override
@@ -103,6 +114,16 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         forgets = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("forgets", TypeInformation.of(ForgetEvent.class)));
         compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
+        EngramMetrics metrics = EngramMetrics.of(getMetricGroup(), metricsEnabled);
+        bulkMillis = metrics.histogram("opensearch_bulk_millis");
+        documentsIndexed = metrics.counter("opensearch_documents", "op", "index");
+        documentsDeleted = metrics.counter("opensearch_documents", "op", "delete");
+        forgetsApplied = metrics.counter("forgets_applied");
+        droppedAsForgotten = metrics.counter("records_dropped_forgotten");
+        freshnessMillis = metrics.histogram("freshness_millis");
+        MemoryStore written = store;
+        metrics.gauge("opensearch_retries", () -> written.writeStats().retries());
+        metrics.gauge("opensearch_documents_failed", () -> written.writeStats().documentsFailed());
     }
 
     @Override
@@ -157,6 +178,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         for (TimedChange c : compactionChanges.get()) {
             if (!covered(c.op(), List.of(forget))) {
                 waiting.add(c);
+            } else {
+                droppedAsForgotten.inc();
             }
         }
         compactionChanges.update(waiting);
@@ -177,6 +200,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     private void apply(StoreOp op, StreamRecord<?> element) throws Exception {
         if (covered(op, forgets.get())) {
+            droppedAsForgotten.inc();
             return; // forgotten before it arrived
         }
         if (op.touchesLearningStore()) {
@@ -222,6 +246,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
                     writeUpserts(upserts);
                     ForgetEvent f = op.toForget();
                     long removed = store.forget(f.tenantId(), f.scope(), f.target());
+                    forgetsApplied.inc();
                     ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(),
                             f.target(), f.requestedAtMillis(), System.currentTimeMillis(), removed);
                     output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp())
@@ -238,7 +263,11 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
         }
         writeUpserts(upserts);
         writeDeletes(deletesOf, deletes);
+        long acknowledged = System.currentTimeMillis();
         for (StreamRecord<StoreOp> e : records) {
+            if (e.getValue().kind() == StoreOp.Kind.UPSERT && e.hasTimestamp()) {
+                freshnessMillis.update(Math.max(0, acknowledged - e.getTimestamp()));
+            }
             if (e.getValue().touchesLearningStore()) {
                 output.collect(e.replace(e.getValue().withoutVector()));
             }
@@ -248,16 +277,25 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
 
     private void writeDeletes(String tenantId, List<String> ids) {
         if (!ids.isEmpty()) {
+            long start = System.nanoTime();
             store.delete(tenantId, ids);
+            written(documentsDeleted, ids.size(), start);
             ids.clear();
         }
     }
 
     private void writeUpserts(List<MemoryRecord> upserts) {
         if (!upserts.isEmpty()) {
+            long start = System.nanoTime();
             store.upsert(upserts);
+            written(documentsIndexed, upserts.size(), start);
             upserts.clear();
         }
+    }
+
+    private void written(Counter counter, int documents, long startNanos) {
+        bulkMillis.update((System.nanoTime() - startNanos) / 1_000_000);
+        counter.inc(documents);
     }
 
     @Override

@@ -55,7 +55,7 @@ class CollapseDetectorOperatorTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> harness(String backend) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
                 new CollapseDetectorFunction(OpenSearchMemoryStore.at(openSearchUrl, INDEX, RetryPolicy.DEFAULT),
-                        CollapseConfig.DEFAULT, Duration.ofMinutes(10))),
+                        CollapseConfig.DEFAULT, Duration.ofMinutes(10), true)),
                 StoreOp::tenantId, Types.STRING);
         StateBackend state = backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
         harness.setStateBackend(state);

@@ -19,6 +19,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -77,6 +79,7 @@ class CollapseSimulationTest {
     private List<Map<String, Object>> collapsing;
     private List<Map<String, Object>> churning;
     private List<String> alertsOnKafka;
+    private ReportedMetrics metrics;
 
     @BeforeAll
     void runPipeline(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
@@ -87,7 +90,10 @@ class CollapseSimulationTest {
             producer.flush();
         }
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-sim", "collapse-sim");
-        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
+        InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0,
+                reporter.addToConfiguration(new Configuration()));
+        metrics = new ReportedMetrics(reporter);
         collapsing = rows(postgres, COLLAPSING);
         churning = rows(postgres, CHURNING);
         alertsOnKafka = PipelineRun.readAll(kafka, Topics.ALERTS).stream()
@@ -201,6 +207,17 @@ class CollapseSimulationTest {
         assertThat(alerts(collapsing, 6, 9)).doesNotContain("churn");
         assertThat(alertsOnKafka).filteredOn(a -> a.contains("\"tenant_id\":\"" + COLLAPSING + "\""))
                 .hasSize(alerts(collapsing, 0, 9).size());
+    }
+
+    @Test
+    void theAlertMetricsCountTheAlertRows() {
+        Map<String, Long> fired = new java.util.HashMap<>();
+        for (List<Map<String, Object>> rows : List.of(collapsing, churning)) {
+            alerts(rows, 0, rows.size()).forEach(kind -> fired.merge(kind, 1L, Long::sum));
+        }
+        assertThat(fired).containsKeys("churn", "collapse-recall", "collapse-entropy", "collapse-shrink");
+        assertThat(metrics.byLabel("engram_kind_alerts", "kind")).isEqualTo(fired);
+        assertThat(metrics.sum("engram_cycles_closed")).isEqualTo(collapsing.size() + churning.size());
     }
 
     @Test

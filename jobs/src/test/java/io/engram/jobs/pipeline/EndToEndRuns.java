@@ -30,6 +30,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -59,6 +61,8 @@ abstract class EndToEndRuns {
     Map<String, List<String>> rowsPlain;
     private OpenSearchMemoryStore store;
     private List<JsonNode> rejects;
+    private ReportedMetrics metrics;
+    private long indexedByOpenSearch;
 
     @BeforeAll
     void runPlainAndVariant(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
@@ -69,7 +73,12 @@ abstract class EndToEndRuns {
         // that run's records searchable, and its first cycles' canaries would be scored against them
         String plainRun = "e2e-plain-" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-" + plainRun, plainRun);
-        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0);
+        InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0,
+                reporter.addToConfiguration(new Configuration()));
+        metrics = new ReportedMetrics(reporter);
+        indexedByOpenSearch = JSON.readTree(java.net.URI.create(openSearch.httpUrl() + "/" + config.index()
+                + "/_stats/indexing").toURL()).path("_all").path("primaries").path("indexing").path("index_total").asLong();
         store = new OpenSearchMemoryStore(openSearch.httpUrl(), config.index(), RetryPolicy.DEFAULT);
         plain = EndToEndInput.snapshot(store);
         rowsPlain = EndToEndInput.takeRows(postgres);
@@ -228,6 +237,55 @@ abstract class EndToEndRuns {
                 assertThat(java.util.Base64.getDecoder().decode(r.get("original").asText())).isEqualTo(e.getValue().value());
             }
         }
+    }
+
+    /**
+     * The failure-free run's metrics against what was sent and what landed: records in per topic, rejects per
+     * reason, documents indexed (OpenSearch's own count), texts embedded, cycles closed and alerts fired (the rows
+     * in PostgreSQL), and the detector's gauges at the end.
+     */
+    @Test
+    void theMetricsCountWhatWasSentAndWhatLanded() {
+        Map<String, Long> sentPerTopic = new java.util.TreeMap<>();
+        input.validCoordinates.forEach(c -> sentPerTopic.merge(c.substring(0, c.indexOf('/')), 1L, Long::sum));
+        input.badByCoordinates.keySet().forEach(c -> sentPerTopic.merge(c.substring(0, c.indexOf('/')), 1L, Long::sum));
+        assertThat(metrics.byLabel("engram_topic_kind_records_in", "topic")).isEqualTo(sentPerTopic);
+        assertThat(sentPerTopic).containsOnlyKeys(Topics.INPUTS);
+        assertThat(metrics.sum("engram_topic_kind_records_in", "topic", Topics.TURNS, "kind", "turn"))
+                .isEqualTo(sentPerTopic.get(Topics.TURNS));
+
+        Map<String, Long> badPerReason = input.badByCoordinates.values().stream()
+                .collect(Collectors.groupingBy(b -> b.expected().code(), Collectors.counting()));
+        assertThat(metrics.byLabel("engram_reason_rejects", "reason")).isEqualTo(badPerReason);
+
+        long indexed = metrics.sum("engram_op_opensearch_documents", "op", "index");
+        assertThat(indexed).isPositive().isEqualTo(indexedByOpenSearch);
+        long summaries = metrics.sum("engram_summaries_written");
+        assertThat(summaries).isGreaterThanOrEqualTo(plain.values().stream().flatMap(List::stream)
+                .filter(l -> l.split("\\|", -1)[1].equals("summary")).count()).isPositive();
+        // what the embedding operator embedded and compaction summarised was indexed, or dropped by the writer
+        // because a forget covered it (hooli's forgotten user)
+        long dropped = metrics.sum("engram_records_dropped_forgotten");
+        assertThat(dropped).isPositive();
+        assertThat(metrics.sum("engram_embed_texts") + summaries).isEqualTo(indexed + dropped);
+        assertThat(metrics.sum("engram_embed_cache_hits") + metrics.sum("engram_embed_cache_misses"))
+                .isEqualTo(metrics.sum("engram_embed_texts"));
+        assertThat(metrics.sum("engram_forgets_applied")).isEqualTo(1);
+
+        List<String> cycles = rowsPlain.get("cycle_metrics");
+        assertThat(metrics.sum("engram_cycles_closed")).isEqualTo(cycles.size()).isPositive();
+        Map<String, Long> alertsPerKind = rowsPlain.get("collapse_alerts").stream()
+                .collect(Collectors.groupingBy(l -> l.split("\\|", -1)[2], Collectors.counting()));
+        assertThat(metrics.byLabel("engram_kind_alerts", "kind")).isEqualTo(alertsPerKind);
+        assertThat(metrics.sum("engram_detector_open_cycles")).isZero(); // the end of input closes every cycle
+        Map<String, String[]> lastCycle = new java.util.TreeMap<>();
+        for (String line : cycles) {
+            String[] c = line.split("\\|", -1);
+            lastCycle.merge(c[0], c, (a, b) -> a[2].compareTo(b[2]) >= 0 ? a : b);
+        }
+        assertThat(metrics.sum("engram_detector_tenants")).isEqualTo(lastCycle.size());
+        assertThat(metrics.sum("engram_detector_shape_records"))
+                .isEqualTo(lastCycle.values().stream().mapToLong(c -> Long.parseLong(c[10])).sum());
     }
 
     @Test

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.kafka.source.KafkaSource;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -77,12 +78,19 @@ final class PipelineRun {
     /** Runs the pipeline to the end of the input, allowing {@code restarts} (with 0, any restart fails the run). */
     static void run(PipelineConfig config, KafkaSource<Ingested> source, EngramPipeline.Sinks sinks, int restarts)
             throws Exception {
+        run(config, source, sinks, restarts, new Configuration());
+    }
+
+    /** {@link #run}, with more Flink settings (a metrics reporter). */
+    static void run(PipelineConfig config, KafkaSource<Ingested> source, EngramPipeline.Sinks sinks, int restarts,
+                    Configuration more) throws Exception {
         Properties flink = new Properties(); // a bug must fail the test, not restart for ever
         flink.setProperty("flink.restart-strategy.type", "fixed-delay");
         flink.setProperty("flink.restart-strategy.fixed-delay.attempts", String.valueOf(restarts));
         flink.setProperty("flink.restart-strategy.fixed-delay.delay", "1 s");
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                EngramJob.flinkConfiguration(flink, config));
+        Configuration settings = EngramJob.flinkConfiguration(flink, config);
+        settings.addAll(more);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(settings);
         new EngramPipeline(config).build(env, source, sinks);
         env.execute("engram-test");
     }

@@ -63,7 +63,7 @@ class StoreWriterOperatorTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, StoreOp> harness(String index) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(
-                OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT), "test-vectors", 3, 1, Duration.ofMillis(50), Duration.ofMinutes(30), Duration.ofDays(30)), StoreOp::tenantId, Types.STRING);
+                OpenSearchMemoryStore.at(url, index, RetryPolicy.DEFAULT), "test-vectors", 3, 1, Duration.ofMillis(50), Duration.ofMinutes(30), Duration.ofDays(30), true), StoreOp::tenantId, Types.STRING);
         harness.setStateBackend(new EmbeddedRocksDBStateBackend());
         return harness;
     }

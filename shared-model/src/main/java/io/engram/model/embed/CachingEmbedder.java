@@ -10,7 +10,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
  * A bounded LRU cache in front of an embedder, keyed by the SHA-256 of the text (and whether it is a query or
@@ -21,8 +20,6 @@ public final class CachingEmbedder implements Embedder {
     private final Embedder delegate;
     private final int capacity;
     private final Map<Key, Embedding> cache;
-    private final LongAdder hits = new LongAdder();
-    private final LongAdder misses = new LongAdder();
 
     /** 128 bits of the SHA-256 of (purpose, text): collisions are not a practical concern. */
     private record Key(long high, long low) {
@@ -44,28 +41,33 @@ public final class CachingEmbedder implements Embedder {
 
     @Override
     public List<Embedding> embedDocuments(List<String> texts) {
+        return embed(texts, false).embeddings();
+    }
+
+    @Override
+    public EmbeddedBatch embedDocumentBatch(List<String> texts) {
         return embed(texts, false);
     }
 
     @Override
     public List<Embedding> embedQueries(List<String> texts) {
-        return embed(texts, true);
+        return embed(texts, true).embeddings();
     }
 
-    private List<Embedding> embed(List<String> texts, boolean query) {
+    private EmbeddedBatch embed(List<String> texts, boolean query) {
         Embedding[] out = new Embedding[texts.size()];
         Key[] keys = new Key[texts.size()];
         Map<Key, Integer> missing = new LinkedHashMap<>();
         List<String> toEmbed = new ArrayList<>();
+        int batchHits = 0;
         synchronized (cache) {
             for (int i = 0; i < texts.size(); i++) {
                 keys[i] = key(texts.get(i), query);
                 Embedding cached = cache.get(keys[i]);
                 if (cached != null) {
                     out[i] = cached;
-                    hits.increment();
+                    batchHits++;
                 } else {
-                    misses.increment();
                     if (missing.putIfAbsent(keys[i], toEmbed.size()) == null) {
                         toEmbed.add(texts.get(i));
                     }
@@ -85,7 +87,7 @@ public final class CachingEmbedder implements Embedder {
                 }
             }
         }
-        return List.of(out);
+        return new EmbeddedBatch(List.of(out), batchHits, toEmbed.size());
     }
 
     private static Key key(String text, boolean query) {
@@ -105,14 +107,6 @@ public final class CachingEmbedder implements Embedder {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
-    }
-
-    public long hits() {
-        return hits.sum();
-    }
-
-    public long misses() {
-        return misses.sum();
     }
 
     public int size() {

@@ -12,6 +12,14 @@ public interface Embedder extends AutoCloseable {
     /** Embeddings of texts stored in the memory, in the order given. */
     List<Embedding> embedDocuments(List<String> texts);
 
+    /**
+     * {@link #embedDocuments}, saying how many texts a cache answered and how many the model embedded; an
+     * embedder without a cache embeds every text.
+     */
+    default EmbeddedBatch embedDocumentBatch(List<String> texts) {
+        return new EmbeddedBatch(embedDocuments(texts), 0, texts.size());
+    }
+
     /** Embeddings of search queries, in the order given. */
     List<Embedding> embedQueries(List<String> texts);
 

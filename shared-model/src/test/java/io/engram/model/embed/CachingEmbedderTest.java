@@ -50,18 +50,19 @@ class CachingEmbedderTest {
     void identicalContentIsEmbeddedOnce() {
         CountingEmbedder model = new CountingEmbedder();
         CachingEmbedder cache = new CachingEmbedder(model, 100);
-        List<Embedding> first = cache.embedDocuments(List.of("a", "bb", "a"));
-        assertThat(first).extracting(e -> e.vector()[0]).containsExactly(1f, 2f, 1f);
+        EmbeddedBatch first = cache.embedDocumentBatch(List.of("a", "bb", "a"));
+        assertThat(first.embeddings()).extracting(e -> e.vector()[0]).containsExactly(1f, 2f, 1f);
         assertThat(model.seen).containsExactly("a", "bb");
-        assertThat(cache.misses()).isEqualTo(3);
-        assertThat(cache.hits()).isZero();
+        assertThat(first.cacheHits()).isZero();
+        assertThat(first.modelTexts()).isEqualTo(2);
 
-        List<Embedding> second = cache.embedDocuments(List.of("bb", "ccc"));
-        assertThat(second).extracting(e -> e.vector()[0]).containsExactly(2f, 3f);
+        EmbeddedBatch second = cache.embedDocumentBatch(List.of("bb", "ccc"));
+        assertThat(second.embeddings()).extracting(e -> e.vector()[0]).containsExactly(2f, 3f);
         assertThat(model.seen).containsExactly("a", "bb", "ccc");
-        assertThat(cache.hits()).isEqualTo(1);
-        assertThat(cache.misses()).isEqualTo(4);
+        assertThat(second.cacheHits()).isEqualTo(1);
+        assertThat(second.modelTexts()).isEqualTo(1);
         assertThat(cache.size()).isEqualTo(3);
+        assertThat(cache.embedDocuments(List.of("ccc"))).extracting(e -> e.vector()[0]).containsExactly(3f);
     }
 
     @Test
