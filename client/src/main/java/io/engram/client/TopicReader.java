@@ -1,7 +1,9 @@
 package io.engram.client;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -10,13 +12,19 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
-/** Reads every committed record of a topic, from the beginning to its end now (rejects, alerts, inspection). */
+/** Reads the committed records of a topic, up to its end now (rejects, alerts, inspection). */
 public final class TopicReader {
 
     private TopicReader() {
     }
 
+    /** Every committed record of the topic, from the beginning. */
     public static List<ConsumerRecord<byte[], byte[]>> readAll(KafkaClients kafka, String topic) {
+        return readSince(kafka, topic, Instant.EPOCH);
+    }
+
+    /** The committed records of the topic whose timestamp is {@code since} or later. */
+    public static List<ConsumerRecord<byte[], byte[]>> readSince(KafkaClients kafka, String topic, Instant since) {
         Properties props = kafka.config();
         props.put("isolation.level", "read_committed");
         props.put("max.partition.fetch.bytes", String.valueOf(Topics.LARGE_RECORD_BYTES));
@@ -26,8 +34,10 @@ public final class TopicReader {
             List<TopicPartition> partitions = consumer.partitionsFor(topic).stream()
                     .map(p -> new TopicPartition(topic, p.partition())).toList();
             consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
             Map<TopicPartition, Long> end = consumer.endOffsets(partitions);
+            Map<TopicPartition, Long> at = new HashMap<>();
+            partitions.forEach(tp -> at.put(tp, since.toEpochMilli()));
+            consumer.offsetsForTimes(at).forEach((tp, found) -> consumer.seek(tp, found == null ? end.get(tp) : found.offset()));
             while (partitions.stream().anyMatch(tp -> consumer.position(tp) < end.get(tp))) {
                 consumer.poll(Duration.ofMillis(200)).forEach(records::add);
             }

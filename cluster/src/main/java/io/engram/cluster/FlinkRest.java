@@ -201,6 +201,27 @@ public final class FlinkRest {
         throw new IOException("savepoint of " + jobId + " not done within " + SAVEPOINT_TIMEOUT);
     }
 
+    /** Every job the JobManager knows, newest first: {@code jid}, {@code name}, {@code state}, {@code start-time}. */
+    public List<JsonNode> jobs() throws IOException, InterruptedException {
+        List<JsonNode> jobs = new ArrayList<>();
+        get("/jobs/overview").path("jobs").forEach(jobs::add);
+        jobs.sort(java.util.Comparator.comparingLong((JsonNode j) -> j.path("start-time").asLong()).reversed());
+        return jobs;
+    }
+
+    /**
+     * A metric of a job's vertex over its subtasks, aggregated by {@code aggregation} (min, max, avg or sum); an
+     * operator's metric ids start with its name, every character but letters, digits and {@code _} made {@code _}
+     * ({@code write_to_OpenSearch.numRecordsInPerSecond}). Empty when the vertex has no such metric (yet).
+     */
+    public java.util.OptionalDouble vertexMetric(String jobId, String vertexId, String metricId, String aggregation)
+            throws IOException, InterruptedException {
+        JsonNode values = get("/jobs/" + jobId + "/vertices/" + vertexId + "/subtasks/metrics?get="
+                + java.net.URLEncoder.encode(metricId, StandardCharsets.UTF_8) + "&agg=" + aggregation);
+        return values.size() == 0 ? java.util.OptionalDouble.empty()
+                : java.util.OptionalDouble.of(values.get(0).path(aggregation).asDouble());
+    }
+
     private JsonNode get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET());
     }

@@ -65,6 +65,10 @@ public final class EngramPipeline {
                         Sink<ForgetCompleted> forgetRows) {
     }
 
+    /** The input's name, and the writer's: what {@code ./engram status} finds them by in Flink's REST API. */
+    public static final String SOURCE_NAME = "inputs";
+    public static final String WRITER_NAME = "write to OpenSearch";
+
     private final PipelineConfig config;
 
     public EngramPipeline(PipelineConfig config) {
@@ -86,7 +90,7 @@ public final class EngramPipeline {
         DataStream<Ingested> read = env
                 .fromSource(inputs, WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
                         .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis())
-                        .withIdleness(config.sourceIdleness()), "inputs").uid("inputs");
+                        .withIdleness(config.sourceIdleness()), SOURCE_NAME).uid("inputs");
         SingleOutputStreamOperator<StoreOp> memories = read
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
                 .process(new RouteInputs(config.metricsEnabled())).uid("route-inputs").name("validate and route");
@@ -119,7 +123,7 @@ public final class EngramPipeline {
                         config.metricsEnabled()))
                 .uid("embed")
                 .keyBy(StoreOp::tenantId)
-                .transform("write to OpenSearch", storeOps, new StoreWriterOperator(sinks.store(),
+                .transform(WRITER_NAME, storeOps, new StoreWriterOperator(sinks.store(),
                         config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap(), config.stateTtl(),
                         config.metricsEnabled()))
                 .uid("store-writer");

@@ -9,6 +9,7 @@ import io.engram.service.MemoryService;
 import io.engram.service.ServiceConfig;
 import io.engram.stack.EmbeddedStack.Service;
 import io.engram.stack.EmbeddedStack;
+import io.engram.stack.ServiceOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -29,12 +30,16 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
  * The whole product live on its embedded default, in one process: Kafka, OpenSearch and PostgreSQL, the unbounded
  * Engram job on a local MiniCluster, and the memory service with a fresh key per tenant. What {@code ./engram up}
  * runs, and what the service's tests and {@code bench api} run against. With a data directory the servers keep
- * their data there, the job keeps its checkpoints there and a restart resumes from the latest one.
+ * their data there, the job keeps its checkpoints there and a restart resumes from the latest one. The job's
+ * REST API and Prometheus reporter listen on ports of their own, and the settings are written to a file for
+ * {@code ./engram status --config}.
  */
 public final class LiveProduct implements AutoCloseable {
 
     /** Where a data directory keeps the digests of its API keys. */
     public static final String KEY_FILE = "api-keys.properties";
+    /** Where a data directory keeps the settings of the running product, for {@code ./engram status}. */
+    public static final String SETTINGS_FILE = "engram.properties";
 
     private final EmbeddedStack stack;
     private final JobClient job;
@@ -42,15 +47,19 @@ public final class LiveProduct implements AutoCloseable {
     private final Map<String, String> keyByTenant;
     private final Properties pipeline;
     private final Optional<Path> restoredFrom;
+    private final Path settingsFile;
+    private final boolean settingsTemporary;
 
     private LiveProduct(EmbeddedStack stack, JobClient job, MemoryService service, Map<String, String> keyByTenant,
-                        Properties pipeline, Optional<Path> restoredFrom) {
+                        Properties pipeline, Optional<Path> restoredFrom, Path settingsFile, boolean settingsTemporary) {
         this.stack = stack;
         this.job = job;
         this.service = service;
         this.keyByTenant = keyByTenant;
         this.pipeline = pipeline;
         this.restoredFrom = restoredFrom;
+        this.settingsFile = settingsFile;
+        this.settingsTemporary = settingsTemporary;
     }
 
     /**
@@ -63,6 +72,12 @@ public final class LiveProduct implements AutoCloseable {
                 dataDir.map(d -> d.resolve("stack"))), (s, address) -> progress.accept(s.name().toLowerCase() + " ready at " + address));
         try {
             Properties p = LocalPipeline.embedded(stack, false);
+            p.setProperty("flink.rest.address", "127.0.0.1");
+            p.setProperty("flink.rest.bind-address", "127.0.0.1");
+            p.setProperty("flink.rest.port", String.valueOf(ServiceOptions.freePort()));
+            p.setProperty("flink.metrics.reporter.prom.factory.class",
+                    "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+            p.setProperty("flink.metrics.reporter.prom.port", String.valueOf(ServiceOptions.freePort()));
             p.putAll(overrides);
             Optional<Path> restore = dataDir.isEmpty() ? Optional.empty()
                     : LocalPipeline.keepCheckpoints(p, dataDir.get().resolve("checkpoints"));
@@ -84,7 +99,12 @@ public final class LiveProduct implements AutoCloseable {
             }
             ServiceConfig serviceConfig = ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port);
             MemoryService service = MemoryService.start(serviceConfig, apiKeys);
-            return new LiveProduct(stack, job, service, keys, p, restore);
+            Path settings = dataDir.isPresent() ? dataDir.get().resolve(SETTINGS_FILE)
+                    : Files.createTempFile("engram-up-", ".properties");
+            try (var writer = Files.newBufferedWriter(settings)) {
+                p.store(writer, "the running ./engram up: ./engram status --config " + settings);
+            }
+            return new LiveProduct(stack, job, service, keys, p, restore, settings, dataDir.isEmpty());
         } catch (Exception | Error e) {
             stack.close();
             throw e;
@@ -132,6 +152,21 @@ public final class LiveProduct implements AutoCloseable {
         return restoredFrom;
     }
 
+    /** The settings of this product, with its servers' addresses: what {@code ./engram status --config} reads. */
+    public Path settingsFile() {
+        return settingsFile;
+    }
+
+    /** The job's Flink REST API (no web UI: the embedded product does not ship it). */
+    public String flinkRestUrl() {
+        return "http://127.0.0.1:" + pipeline.getProperty("flink.rest.port");
+    }
+
+    /** The job's metrics in the Prometheus format (the service's are on {@link #apiUrl()}{@code /metrics}). */
+    public String jobMetricsUrl() {
+        return "http://127.0.0.1:" + pipeline.getProperty("flink.metrics.reporter.prom.port") + "/metrics";
+    }
+
     @Override
     public void close() throws Exception {
         try {
@@ -139,6 +174,9 @@ public final class LiveProduct implements AutoCloseable {
             job.cancel().get(60, TimeUnit.SECONDS);
         } finally {
             stack.close();
+            if (settingsTemporary) {
+                Files.deleteIfExists(settingsFile);
+            }
         }
     }
 }

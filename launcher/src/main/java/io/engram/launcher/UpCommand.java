@@ -53,6 +53,10 @@ final class UpCommand implements Callable<Integer> {
                 })) {
             product.restoredFrom().ifPresent(c -> out.println("[up] the job resumed from checkpoint " + c));
             out.println("api: " + product.apiUrl());
+            out.println("flink: " + product.flinkRestUrl() + " (REST API)");
+            out.println("metrics: " + product.jobMetricsUrl() + " (the job) and " + product.apiUrl()
+                    + "/metrics (the service), in the Prometheus format");
+            out.println("status: ./engram status --config " + product.settingsFile());
             product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key));
             if (dataDir != null) {
                 out.println("keys: kept as digests in " + dataDir.resolve(LiveProduct.KEY_FILE)

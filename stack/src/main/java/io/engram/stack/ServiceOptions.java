@@ -47,7 +47,8 @@ public record ServiceOptions(int port, Optional<Path> dataDir) {
         return dataDir.isEmpty();
     }
 
-    static int freePort() {
+    /** A port free on 127.0.0.1 now. */
+    public static int freePort() {
         try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             socket.setReuseAddress(true);
             return socket.getLocalPort();

@@ -33,11 +33,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
  */
 @ExtendWith(EmbeddedServicesExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CollapseSimulationTest {
+public class CollapseSimulationTest {
 
     static final Instant T0 = Instant.parse("2026-11-01T10:00:00Z");
-    static final String COLLAPSING = "sim-collapse";
-    static final String CHURNING = "sim-churn";
+    public static final String COLLAPSING = "sim-collapse";
+    public static final String CHURNING = "sim-churn";
 
     /** 30 memories on distinct topics with distinct vocabularies. */
     static final List<String> MEMORIES = List.of(
@@ -104,7 +104,8 @@ class CollapseSimulationTest {
         return String.format("m%02d", i + 1);
     }
 
-    static void produceCollapse(EngramProducer producer) {
+    /** The collapsing tenant's nine gateway cycles (the last left open: it closes on the quiet gap). */
+    public static void produceCollapse(EngramProducer producer) {
         Clock clock = new Clock();
         for (int i = 0; i < 30; i++) {
             producer.send(Payload.memory(COLLAPSING, id(i), "memory", MEMORIES.get(i), List.of(), 0, "c0", clock.next()));
@@ -144,7 +145,8 @@ class CollapseSimulationTest {
         }
     }
 
-    private static void produceChurn(EngramProducer producer) {
+    /** The churning tenant's seven gateway cycles (the last left open). */
+    public static void produceChurn(EngramProducer producer) {
         Clock clock = new Clock();
         for (int i = 0; i < 30; i++) {
             producer.send(Payload.memory(CHURNING, id(i), "memory", MEMORIES.get(i), List.of(), 0, "c0", clock.next()));

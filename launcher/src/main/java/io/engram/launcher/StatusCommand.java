@@ -1,0 +1,240 @@
+package io.engram.launcher;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.client.Secrets;
+import io.engram.client.TopicReader;
+import io.engram.client.Topics;
+import io.engram.cluster.FlinkRest;
+import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.PipelineConfig;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.TopicPartition;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+@Command(name = "status", mixinStandardHelpOptions = true,
+        description = {"The live pipeline at a glance: the job and its uptime, the last checkpoint, consumer lag per",
+                "input topic, rates in and out, rejects per reason lately, freshness and the open collapse alerts",
+                "per tenant, from Flink's REST API, Kafka and PostgreSQL. Exits 1 when the job is not running."})
+final class StatusCommand implements Callable<Integer> {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELED");
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
+            description = "the pipeline's settings (kafka.*, postgres.*; flink.rest.address and flink.rest.port name"
+                    + " the JobManager); default: the embedded defaults")
+    Path config;
+
+    @Option(names = "--rest", paramLabel = "URL",
+            description = "the JobManager's REST API (default: from the settings, else http://127.0.0.1:8081)")
+    String rest;
+
+    @Option(names = "--job", paramLabel = "ID", description = "the job (default: the newest one not ended)")
+    String job;
+
+    @Option(names = "--rejects-window", defaultValue = "5", paramLabel = "MINUTES",
+            description = "count the rejects of the last MINUTES (default ${DEFAULT-VALUE})")
+    int rejectsMinutes;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        Properties settings = config == null ? new Properties() : RunCommand.load(config);
+        PipelineConfig pipeline = PipelineConfig.fromProperties(settings);
+        FlinkRest flink = new FlinkRest(rest != null ? rest : "http://" + settings.getProperty("flink.rest.address",
+                "127.0.0.1") + ":" + settings.getProperty("flink.rest.port", "8081"));
+        boolean running = printJob(out, flink);
+        printLag(out, pipeline);
+        printRejects(out, pipeline);
+        printAlerts(out, pipeline);
+        out.flush();
+        return running ? 0 : 1;
+    }
+
+    /** Job, checkpoint, rates and freshness from Flink; whether the job runs. */
+    private boolean printJob(PrintWriter out, FlinkRest flink) throws InterruptedException {
+        JsonNode chosen;
+        try {
+            chosen = chooseJob(flink);
+        } catch (IOException e) {
+            out.println("job:        no answer from Flink's REST API at " + flink.baseUrl() + " (" + e.getMessage() + ")");
+            return false;
+        }
+        if (chosen == null) {
+            out.println("job:        none at " + flink.baseUrl());
+            return false;
+        }
+        String id = chosen.path("jid").asText();
+        String state = chosen.path("state").asText();
+        try {
+            out.println("job:        " + chosen.path("name").asText() + " " + id + " " + state + ", up "
+                    + human(Duration.ofMillis(chosen.path("duration").asLong())));
+            JsonNode checkpoints = flink.checkpoints(id);
+            JsonNode last = checkpoints.path("latest").path("completed");
+            if (last.isMissingNode() || last.isNull()) {
+                out.println("checkpoint: none completed yet (" + checkpoints.path("counts").path("failed").asInt() + " failed)");
+            } else {
+                out.println("checkpoint: #" + last.path("id").asLong() + " completed "
+                        + human(Duration.ofMillis(System.currentTimeMillis() - last.path("latest_ack_timestamp").asLong()))
+                        + " ago, " + bytes(last.path("state_size").asLong()) + ", took "
+                        + last.path("end_to_end_duration").asLong() + " ms; " + checkpoints.path("counts").path("failed").asInt()
+                        + " failed so far");
+            }
+            JsonNode details = flink.job(id);
+            String source = vertex(details, "Source: " + EngramPipeline.SOURCE_NAME);
+            String writer = vertex(details, EngramPipeline.WRITER_NAME);
+            String sourceId = metricId("Source: " + EngramPipeline.SOURCE_NAME);
+            String writerId = metricId(EngramPipeline.WRITER_NAME);
+            OptionalDouble in = metric(flink, id, source, sourceId + ".numRecordsOutPerSecond", "sum");
+            OptionalDouble changes = metric(flink, id, writer, writerId + ".numRecordsInPerSecond", "sum");
+            out.println("rates:      in " + rate(in) + " records/s from Kafka, out " + rate(changes)
+                    + " store changes/s to OpenSearch");
+            String engram = writerId + "." + EngramMetrics.GROUP + ".";
+            OptionalDouble indexed = metric(flink, id, writer, engram + "op.index.opensearch_documents", "sum");
+            OptionalDouble p50 = metric(flink, id, writer, engram + "freshness_millis_median", "max");
+            OptionalDouble p99 = metric(flink, id, writer, engram + "freshness_millis_p99", "max");
+            out.println("freshness:  " + (indexed.orElse(0) == 0 || p50.isEmpty() || p99.isEmpty() ? "nothing written yet"
+                    : "p50 " + Math.round(p50.getAsDouble()) + " ms, p99 " + Math.round(p99.getAsDouble())
+                    + " ms (event time to acknowledged write, newest 1,024 writes of the slowest subtask)"));
+        } catch (IOException e) {
+            out.println("job:        " + id + " " + state + ": its details did not load (" + e.getMessage() + ")");
+        }
+        return state.equals("RUNNING");
+    }
+
+    private JsonNode chooseJob(FlinkRest flink) throws IOException, InterruptedException {
+        List<JsonNode> jobs = flink.jobs();
+        for (JsonNode j : jobs) {
+            if (job != null ? j.path("jid").asText().equals(job) : !ENDED.contains(j.path("state").asText())) {
+                return j;
+            }
+        }
+        return job == null && !jobs.isEmpty() ? jobs.get(0) : null;
+    }
+
+    private static OptionalDouble metric(FlinkRest flink, String job, String vertex, String metricId, String aggregation)
+            throws IOException, InterruptedException {
+        return vertex == null ? OptionalDouble.empty() : flink.vertexMetric(job, vertex, metricId, aggregation);
+    }
+
+    /** How Flink's REST API names an operator in metric ids. */
+    private static String metricId(String operatorName) {
+        return operatorName.replaceAll("[^A-Za-z0-9_]", "_");
+    }
+
+    private static String vertex(JsonNode job, String namePart) {
+        for (JsonNode v : job.path("vertices")) {
+            if (v.path("name").asText().contains(namePart)) {
+                return v.path("id").asText();
+            }
+        }
+        return null;
+    }
+
+    /** The input topics' records not yet committed by the job's consumer group (committed at each checkpoint). */
+    private void printLag(PrintWriter out, PipelineConfig pipeline) throws InterruptedException {
+        try (Admin admin = Admin.create(pipeline.kafka().config())) {
+            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(pipeline.consumerGroup())
+                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
+            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
+            admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).forEach((topic, d) ->
+                    d.partitions().forEach(p -> request.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
+            Map<String, Long> lag = new TreeMap<>();
+            Map<String, Boolean> anyCommitted = new HashMap<>();
+            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, end) -> {
+                OffsetAndMetadata at = committed.get(tp);
+                lag.merge(tp.topic(), end.offset() - (at == null ? 0 : at.offset()), Long::sum);
+                anyCommitted.merge(tp.topic(), at != null, Boolean::logicalOr);
+            });
+            List<String> parts = new ArrayList<>();
+            lag.forEach((topic, n) -> parts.add(topic + " " + n + (anyCommitted.get(topic) ? "" : " (nothing committed)")));
+            out.println("lag:        " + String.join(", ", parts) + " (group " + pipeline.consumerGroup() + ")");
+        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
+            out.println("lag:        Kafka at " + pipeline.kafkaBootstrap() + " did not answer (" + e.getMessage() + ")");
+        }
+    }
+
+    private void printRejects(PrintWriter out, PipelineConfig pipeline) {
+        Instant since = Instant.now().minus(Duration.ofMinutes(rejectsMinutes));
+        Map<String, Integer> byReason = new TreeMap<>();
+        try {
+            TopicReader.readSince(pipeline.kafka(), Topics.REJECTS, since).forEach(r -> {
+                try {
+                    byReason.merge(JSON.readTree(r.value()).path("reason_code").asText(), 1, Integer::sum);
+                } catch (IOException e) {
+                    byReason.merge("(not a reject record)", 1, Integer::sum);
+                }
+            });
+        } catch (org.apache.kafka.common.KafkaException e) {
+            out.println("rejects:    " + Topics.REJECTS + " did not read (" + e.getMessage() + ")");
+            return;
+        }
+        List<String> parts = new ArrayList<>();
+        byReason.forEach((reason, n) -> parts.add(reason + " " + n));
+        out.println("rejects:    last " + rejectsMinutes + " min: " + (parts.isEmpty() ? "none" : String.join(", ", parts)));
+    }
+
+    /** The alerts fired on each tenant's latest closed cycle: those a later healthy cycle has not cleared. */
+    private static void printAlerts(PrintWriter out, PipelineConfig pipeline) {
+        Map<String, List<String>> open = new TreeMap<>();
+        try (Connection c = DriverManager.getConnection(pipeline.postgresUrl(), pipeline.postgresUser(),
+                Secrets.resolve(pipeline.postgresPassword()));
+             Statement s = c.createStatement();
+             ResultSet rs = s.executeQuery("SELECT a.tenant_id, a.kind, a.cycle_id FROM collapse_alerts a"
+                     + " JOIN (SELECT tenant_id, max(ts) AS ts FROM cycle_metrics GROUP BY tenant_id) latest"
+                     + " ON a.tenant_id = latest.tenant_id AND a.ts = latest.ts ORDER BY a.tenant_id, a.kind")) {
+            while (rs.next()) {
+                open.computeIfAbsent(rs.getString(1), t -> new ArrayList<>()).add(rs.getString(2) + " (" + rs.getString(3) + ")");
+            }
+        } catch (java.sql.SQLException e) {
+            out.println("alerts:     PostgreSQL at " + pipeline.postgresUrl() + " did not answer (" + e.getMessage() + ")");
+            return;
+        }
+        if (open.isEmpty()) {
+            out.println("alerts:     none open");
+        }
+        open.forEach((tenant, kinds) -> out.println("alerts:     " + tenant + ": " + String.join(", ", kinds)));
+    }
+
+    private static String rate(OptionalDouble perSecond) {
+        return perSecond.isEmpty() ? "?" : String.format(java.util.Locale.ROOT, "%.1f", perSecond.getAsDouble());
+    }
+
+    private static String human(Duration d) {
+        long s = Math.max(0, d.toSeconds());
+        return s < 120 ? s + " s" : s < 7200 ? s / 60 + " min" : s / 3600 + " h " + s % 3600 / 60 + " min";
+    }
+
+    private static String bytes(long n) {
+        return n < 10_000 ? n + " B" : n < 10_000_000 ? n / 1024 + " KiB" : n / (1024 * 1024) + " MiB";
+    }
+}
