@@ -43,15 +43,16 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
     }
 
     /**
-     * Reads the settings; a key that is neither one of {@link #keys()} nor a {@code flink.*} or {@code service.*}
-     * (the memory service's) key is refused
+     * Reads the settings; a key that is neither one of {@link #keys()} nor a {@code flink.*}, {@code service.*}
+     * (the memory service's) or {@code logging.*} (the process's) key is refused
      * (a misspelt key would otherwise silently keep its default).
      */
     public static PipelineConfig fromProperties(Properties properties) {
         Settings p = new Settings(properties);
         PipelineConfig config = read(p);
         List<String> unknown = properties.stringPropertyNames().stream()
-                .filter(k -> !k.startsWith("flink.") && !k.startsWith("service.") && !k.startsWith(KafkaClients.PREFIX)
+                .filter(k -> !k.startsWith("flink.") && !k.startsWith("service.") && !k.startsWith("logging.")
+                        && !k.startsWith(KafkaClients.PREFIX)
                         && !p.read.contains(k)).sorted().toList();
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("unknown setting(s) " + unknown + "; the keys are in docs/operations.md");

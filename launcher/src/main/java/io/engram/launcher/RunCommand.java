@@ -2,6 +2,7 @@ package io.engram.launcher;
 
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
+import io.engram.service.LogFormat;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.io.Reader;
@@ -35,6 +36,7 @@ final class RunCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Properties props = load(config);
         PipelineConfig pipeline = PipelineConfig.fromProperties(props);
+        LogFormat.apply(props.getProperty(LogFormat.KEY));
         PrintWriter out = spec.commandLine().getOut();
         EngramSetup.prepare(pipeline, out::println);
         Path checkpoints = Path.of(pipeline.stateDir()).resolve(pipeline.consumerGroup());

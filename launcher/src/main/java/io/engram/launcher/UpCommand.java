@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.service.LogFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -29,6 +30,10 @@ final class UpCommand implements Callable<Integer> {
     @Option(names = "--port", paramLabel = "PORT", description = "The API's port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
     int port = 8080;
 
+    @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
+            description = "Settings on top of the embedded ones (docs/operations.md), e.g. logging.format=json.")
+    Path config;
+
     @Option(names = "--tenants", split = ",", paramLabel = "TENANT",
             description = "Tenants to generate an API key for (default: ${DEFAULT-VALUE}).")
     List<String> tenants = List.of("default");
@@ -46,7 +51,9 @@ final class UpCommand implements Callable<Integer> {
                 Thread.currentThread().interrupt();
             }
         }, "engram-up-shutdown"));
-        try (LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, new Properties(),
+        Properties settings = config == null ? new Properties() : RunCommand.load(config);
+        LogFormat.apply(settings.getProperty(LogFormat.KEY));
+        try (LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, settings,
                 line -> {
                     out.println("[up] " + line);
                     out.flush();

@@ -25,10 +25,12 @@ import java.util.Properties;
  * @param ratePerSecond  requests a key may make per second, sustained
  * @param burst          requests a key may make at once
  * @param maxBatch       records in one write request
+ * @param logFormat      {@code text} or {@code json} ({@link LogFormat})
  */
 public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearchConnection openSearch, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
-                            PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch) {
+                            PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch,
+                            String logFormat) {
 
     /** The settings of a properties file, with the environment's overrides. */
     public static ServiceConfig load(Path file, Map<String, String> environment) throws IOException {
@@ -55,17 +57,18 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
                         Integer.parseInt(p.get("limits.document-bytes", String.valueOf(PayloadValidator.Limits.DEFAULT.maxDocumentBytes())))),
                 Double.parseDouble(p.get("service.rate-limit.per-second", "50")),
                 Integer.parseInt(p.get("service.rate-limit.burst", "100")),
-                Integer.parseInt(p.get("service.max-batch", "500")));
+                Integer.parseInt(p.get("service.max-batch", "500")),
+                p.get(LogFormat.KEY, "text"));
     }
 
     public ServiceConfig withListen(String newHost, int newPort) {
         return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, ratePerSecond, burst, maxBatch);
+                postgresPassword, limits, ratePerSecond, burst, maxBatch, logFormat);
     }
 
     public ServiceConfig withRateLimit(double perSecond, int newBurst) {
         return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, perSecond, newBurst, maxBatch);
+                postgresPassword, limits, perSecond, newBurst, maxBatch, logFormat);
     }
 
     private record Settings(Properties properties, Map<String, String> environment) {

@@ -18,6 +18,7 @@ public final class ServiceMain {
     public static MemoryService start(Path config, Path apiKeys, String host, Integer port, Map<String, String> env)
             throws java.io.IOException {
         ServiceConfig settings = ServiceConfig.load(config, env);
+        LogFormat.apply(settings.logFormat());
         settings = settings.withListen(host == null ? settings.host() : host, port == null ? settings.port() : port);
         ApiKeys keys;
         if (apiKeys != null) {

@@ -2,6 +2,7 @@ package io.engram.jobs.documents;
 
 import io.engram.client.RejectReason;
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.RecordLog;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.store.StoreOp;
@@ -167,8 +168,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
 
     private void reject(Context ctx, DocEvent doc, RejectReason reason, String message) {
         metrics.counter(EngramMetrics.REJECTS, "reason", reason.code()).inc();
-        ctx.output(REJECTS, new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(),
-                doc.offset(), doc.original()));
+        RejectRecord reject = new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(),
+                doc.offset(), doc.original());
+        RecordLog.rejected(reject);
+        ctx.output(REJECTS, reject);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.engram.jobs.ingest;
 
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.RecordLog;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.store.StoreOp;
@@ -42,7 +43,9 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
                 in.kind().name().toLowerCase(Locale.ROOT)).inc();
         if (in.rejected()) {
             metrics.counter(EngramMetrics.REJECTS, "reason", in.reasonCode()).inc();
-            ctx.output(REJECTS, in.toReject());
+            RejectRecord reject = in.toReject();
+            RecordLog.rejected(reject);
+            ctx.output(REJECTS, reject);
             return;
         }
         switch (in.kind()) {

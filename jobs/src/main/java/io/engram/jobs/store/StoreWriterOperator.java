@@ -2,6 +2,7 @@ package io.engram.jobs.store;
 
 import io.engram.jobs.BatchingOperator;
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.RecordLog;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.collapse.CycleClock;
 import io.engram.model.retrieval.MemoryRecord;
@@ -249,6 +250,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
                     forgetsApplied.inc();
                     ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(),
                             f.target(), f.requestedAtMillis(), System.currentTimeMillis(), removed);
+                    RecordLog.forgotten(done);
                     output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp())
                             : new StreamRecord<>(done));
                 }

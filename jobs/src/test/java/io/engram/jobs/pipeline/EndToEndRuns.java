@@ -8,6 +8,7 @@ import io.engram.client.MalformedCorpus;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.RecordLog;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.partition.DocumentNode;
@@ -62,6 +63,7 @@ abstract class EndToEndRuns {
     private OpenSearchMemoryStore store;
     private List<JsonNode> rejects;
     private ReportedMetrics metrics;
+    private List<Map<String, String>> recordLines;
     private long indexedByOpenSearch;
 
     @BeforeAll
@@ -74,8 +76,11 @@ abstract class EndToEndRuns {
         String plainRun = "e2e-plain-" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-" + plainRun, plainRun);
         InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
-        PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0,
-                reporter.addToConfiguration(new Configuration()));
+        try (LogCapture log = LogCapture.begin()) {
+            PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0,
+                    reporter.addToConfiguration(new Configuration()));
+            recordLines = log.contexts().stream().filter(c -> c.get("logger").equals(RecordLog.class.getName())).toList();
+        }
         metrics = new ReportedMetrics(reporter);
         indexedByOpenSearch = JSON.readTree(java.net.URI.create(openSearch.httpUrl() + "/" + config.index()
                 + "/_stats/indexing").toURL()).path("_all").path("primaries").path("indexing").path("index_total").asLong();
@@ -286,6 +291,29 @@ abstract class EndToEndRuns {
         assertThat(metrics.sum("engram_detector_tenants")).isEqualTo(lastCycle.size());
         assertThat(metrics.sum("engram_detector_shape_records"))
                 .isEqualTo(lastCycle.values().stream().mapToLong(c -> Long.parseLong(c[10])).sum());
+    }
+
+    /** One log line per reject and per forget, its tenant and source coordinates as fields of the line's context. */
+    @Test
+    void theLinesAboutARecordCarryItsTenantAndCoordinates() {
+        Map<String, Map<String, String>> rejectLines = new java.util.HashMap<>();
+        for (Map<String, String> line : recordLines) {
+            if (line.containsKey("reason_code")) {
+                String at = line.get("source_topic") + "/" + line.get("partition") + "/" + line.get("offset");
+                assertThat(rejectLines.put(at, line)).as("one line for " + at).isNull();
+            }
+        }
+        assertThat(rejectLines.keySet()).isEqualTo(input.badByCoordinates.keySet());
+        input.badByCoordinates.forEach((at, bad) -> {
+            Map<String, String> line = rejectLines.get(at);
+            assertThat(line.get("reason_code")).as(at).isEqualTo(bad.expected().code());
+            if (bad.expected() == io.engram.client.RejectReason.HARD_RULE_BUDGET_OVERFLOW) {
+                assertThat(line.get("tenant_id")).as(at).isIn(EndToEndInput.TENANTS);
+            }
+        });
+        assertThat(recordLines).filteredOn(l -> l.containsKey("forget_id")).singleElement()
+                .satisfies(l -> assertThat(l).containsEntry("tenant_id", EndToEndInput.HOOLI)
+                        .containsEntry("forget_id", "forget-gone"));
     }
 
     @Test

@@ -1,7 +1,9 @@
 package io.engram.jobs.pipeline;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import org.apache.logging.log4j.Level;
 import org.apache.logging.log4j.LogManager;
@@ -19,6 +21,7 @@ import org.apache.logging.log4j.core.config.Property;
 final class LogCapture extends AbstractAppender implements AutoCloseable {
 
     private final ConcurrentLinkedQueue<String> lines = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Map<String, String>> contexts = new ConcurrentLinkedQueue<>();
     private final Level previous;
 
     private LogCapture(Level previous) {
@@ -45,6 +48,16 @@ final class LogCapture extends AbstractAppender implements AutoCloseable {
             line.append(" | ").append(t);
         }
         lines.add(line.toString());
+        Map<String, String> context = new HashMap<>(event.getContextData().toMap());
+        if (!context.isEmpty()) {
+            context.put("logger", event.getLoggerName());
+            contexts.add(context);
+        }
+    }
+
+    /** The context (MDC) of each line that had one, with its logger's name under {@code logger}. */
+    List<Map<String, String>> contexts() {
+        return new ArrayList<>(contexts);
     }
 
     List<String> lines() {
