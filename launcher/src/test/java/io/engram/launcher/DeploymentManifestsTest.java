@@ -74,7 +74,7 @@ class DeploymentManifestsTest {
         JsonNode compose = YAML.valueToTree(new org.yaml.snakeyaml.Yaml().load(Files.readString(ROOT.resolve("docker/compose.yaml"))));
         JsonNode services = compose.path("services");
         assertThat(names(services)).containsExactlyInAnyOrder("certs", "kafka", "opensearch", "postgres", "setup",
-                "jobmanager", "taskmanager", "service");
+                "jobmanager", "taskmanager", "service", "prometheus", "grafana");
         assertThat(services.at("/kafka/image").asText()).isEqualTo("apache/kafka:" + AppInfoParser.getVersion());
         assertThat(services.at("/opensearch/image").asText()).isEqualTo("opensearchproject/opensearch:"
                 + org.opensearch.Version.CURRENT);
@@ -156,6 +156,32 @@ class DeploymentManifestsTest {
         assertThat(serviceConfig.postgresPassword()).isEqualTo(config.postgresPassword());
         assertThat(strings(service.path("ports"))).containsExactly(serviceConfig.port() + ":" + serviceConfig.port());
         assertThat(service.at("/depends_on/setup/condition").asText()).isEqualTo("service_completed_successfully");
+    }
+
+    /** Prometheus scrapes every Flink process's reporter and the service; Grafana loads the repository's dashboard. */
+    @Test
+    void composeMonitorsTheJobAndTheServiceWithTheDashboard() throws Exception {
+        JsonNode compose = YAML.valueToTree(new org.yaml.snakeyaml.Yaml().load(Files.readString(ROOT.resolve("docker/compose.yaml"))));
+        JsonNode services = compose.path("services");
+        Map<String, String> flink = flinkProperties(services.at("/jobmanager/environment/FLINK_PROPERTIES").asText());
+        JsonNode prometheus = YAML.readTree(ROOT.resolve("docker/prometheus.yml").toFile());
+        assertThat(strings(services.at("/prometheus/volumes"))).contains("./prometheus.yml:/etc/prometheus/prometheus.yml:ro");
+        JsonNode flinkTargets = prometheus.at("/scrape_configs/0/dns_sd_configs/0");
+        assertThat(strings(flinkTargets.path("names"))).containsExactlyInAnyOrder("jobmanager", "taskmanager");
+        assertThat(flinkTargets.path("port").asText()).isEqualTo(flink.get("metrics.reporter.prom.port"));
+        assertThat(strings(prometheus.at("/scrape_configs/1/static_configs/0/targets"))).containsExactly(
+                "service:" + strings(services.at("/service/ports")).get(0).split(":")[1]);
+        assertThat(prometheus.at("/scrape_configs/1/metrics_path").asText()).isEqualTo("/metrics");
+
+        List<String> grafanaVolumes = strings(services.at("/grafana/volumes"));
+        assertThat(grafanaVolumes).contains("./grafana:/etc/grafana/provisioning:ro",
+                "../deploy/grafana:/var/lib/grafana/dashboards/engram:ro");
+        JsonNode provider = YAML.readTree(ROOT.resolve("docker/grafana/dashboards/engram.yaml").toFile());
+        assertThat(provider.at("/providers/0/options/path").asText()).isEqualTo("/var/lib/grafana/dashboards/engram");
+        JsonNode source = YAML.readTree(ROOT.resolve("docker/grafana/datasources/prometheus.yaml").toFile());
+        assertThat(source.at("/datasources/0/url").asText()).isEqualTo("http://prometheus:"
+                + strings(services.at("/prometheus/ports")).get(0).split(":")[1]);
+        assertThat(services.at("/grafana/environment/GF_SECURITY_ADMIN_PASSWORD").asText()).startsWith("${GRAFANA_PASSWORD:?");
     }
 
     @Test
@@ -257,6 +283,18 @@ class DeploymentManifestsTest {
         assertThat(monitor.at("/podMetricsEndpoints/0/port").asText()).isEqualTo(metricsPort.path("name").asText());
         assertThat(monitor.at("/selector/matchLabels/app").asText())
                 .isEqualTo(byKind.get("FlinkDeployment").get(0).at("/metadata/name").asText());
+        JsonNode serviceMonitor = byKind.get("PodMonitor").get(1).path("spec");
+        JsonNode servicePodTemplate = byKind.get("Deployment").get(0).at("/spec/template");
+        assertThat(serviceMonitor.at("/selector/matchLabels")).isEqualTo(servicePodTemplate.at("/metadata/labels"));
+        assertThat(servicePodTemplate.at("/spec/containers/0/ports")).anySatisfy(p -> assertThat(p.path("name").asText())
+                .isEqualTo(serviceMonitor.at("/podMetricsEndpoints/0/port").asText()));
+        assertThat(serviceMonitor.at("/podMetricsEndpoints/0/path").asText()).isEqualTo("/metrics");
+
+        // the Grafana dashboard: the repository's one file, as a ConfigMap Grafana's sidecar loads
+        JsonNode dashboard = kustomization.path("configMapGenerator").get(0);
+        assertThat(strings(dashboard.path("files"))).containsExactly("grafana/engram.json");
+        assertThat(dashboard.at("/options/labels/grafana_dashboard").asText()).isEqualTo("1");
+        assertThat(ROOT.resolve("deploy/grafana/engram.json")).isRegularFile();
 
         // the memory service: its image, the settings Secret, the keys Secret, probes on routes it serves
         JsonNode deployment = byKind.get("Deployment").get(0).path("spec");
