@@ -18,6 +18,7 @@ import io.engram.model.partition.PartitionConfig;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedStack;
+import io.engram.stack.ServiceOptions;
 import io.engram.stack.EmbeddedStack.Service;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RecordIds;
@@ -101,6 +102,10 @@ final class BenchPipelineCommand implements Callable<Integer> {
 
     @Option(names = "--freshness-only", description = "measure freshness only")
     boolean freshnessOnly;
+
+    @Option(names = "--metrics-cost", description = "after the measured run, alternate runs with Engram's metrics and"
+            + " Flink's Prometheus reporter on and with metrics.enabled=false, two each, and report the ratio")
+    boolean metricsCost;
 
     @Option(names = "--checkpoint-interval", defaultValue = "10s", description = "checkpoint interval (default: ${DEFAULT-VALUE})")
     String checkpointInterval;
@@ -229,7 +234,40 @@ final class BenchPipelineCommand implements Callable<Integer> {
             out.printf(Locale.ROOT, "turns (%s): pipeline %s%n", model.id(), pipelineTurns.cpu());
             out.printf(Locale.ROOT, "turns (%s): embedder alone %s%n", model.id(), embedderTurnsAfter.cpu());
             out.flush();
+            if (metricsCost) {
+                metricsCost(out, q, model, turnTexts.size(), turnsFrom);
+            }
         }
+    }
+
+    /**
+     * Throughput with the metrics as production runs them (registered, updated, and a Prometheus reporter
+     * serving them) against {@code metrics.enabled=false}, alternating on, off, on, off so the machine's drift
+     * falls on both.
+     */
+    private static void metricsCost(PrintWriter out, Properties base, EmbeddingModel model, int turns, long turnsFrom)
+            throws Exception {
+        Properties on = new Properties();
+        on.putAll(base);
+        on.setProperty("flink.metrics.reporter.prom.factory.class",
+                "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
+        on.setProperty("flink.metrics.reporter.prom.port", String.valueOf(ServiceOptions.freePort()));
+        Properties off = new Properties();
+        off.putAll(base);
+        off.setProperty("metrics.enabled", "false");
+        List<Double> withMetrics = new ArrayList<>();
+        List<Double> without = new ArrayList<>();
+        for (int pair = 1; pair <= 2; pair++) {
+            withMetrics.add(throughput(on, "turns-" + model.id() + "-metrics-on-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
+            without.add(throughput(off, "turns-" + model.id() + "-metrics-off-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
+            out.printf(Locale.ROOT, "turns (%s): metrics on %.1f /s, off %.1f /s (pair %d)%n", model.id(),
+                    withMetrics.get(pair - 1), without.get(pair - 1), pair);
+            out.flush();
+        }
+        double meanOn = withMetrics.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        double meanOff = without.stream().mapToDouble(Double::doubleValue).average().orElseThrow();
+        out.printf(Locale.ROOT, "turns (%s): metrics on %.1f /s, off %.1f /s (means of two), on/off %.3f%n", model.id(),
+                meanOn, meanOff, meanOn / meanOff);
     }
 
     private static String read(Path f) {
