@@ -69,7 +69,6 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
 
     /** Each setting once: its key, its default and what it becomes (the keys are in docs/operations.md). */
     private static PipelineConfig read(Settings p) {
-        CollapseConfig c = CollapseConfig.DEFAULT;
         return new PipelineConfig(
                 p.string("kafka.bootstrap", "127.0.0.1:9092"),
                 KafkaClients.propertiesIn(p.properties),
@@ -98,16 +97,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.duration("compaction.inactivity", Duration.ofMinutes(30)),
                 p.duration("state.ttl", Duration.ofDays(30)),
                 p.duration("collapse.quiet-gap", Duration.ofMinutes(10)),
-                new CollapseConfig(p.integer("collapse.window", c.window()),
-                        p.decimal("collapse.recall-drop", c.recallDrop()),
-                        p.decimal("collapse.entropy-drop", c.entropyDrop()),
-                        p.decimal("collapse.shrink-factor", c.shrinkFactor()),
-                        p.integer("collapse.merge-floor-min", c.mergeFloorMin()),
-                        p.integer("collapse.churn-min-accepted", (int) c.churnMinAccepted()),
-                        p.decimal("collapse.churn-flatness", c.churnFlatness()),
-                        p.integer("collapse.max-generation", c.maxGeneration()),
-                        p.integer("collapse.canaries", c.canaryCount()),
-                        p.integer("collapse.k", c.k())),
+                CollapseConfig.read(p::string),
                 p.duration("checkpoint.interval", Duration.ofSeconds(10)),
                 p.integer("parallelism", 0), // 0: the submission's or the cluster's
                 p.string("kafka.transactional-id-prefix", "engram"),

@@ -43,6 +43,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -52,6 +53,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
@@ -75,6 +77,14 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
+    @Option(names = "--serve", description = "After the summary, keep the memory service and its web console up on"
+            + " the demo's data until Ctrl-C.")
+    boolean serve;
+
+    @Option(names = "--port", defaultValue = "8080", paramLabel = "PORT",
+            description = "The API's and console's port on 127.0.0.1 with --serve (default: ${DEFAULT-VALUE}).")
+    int port;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -91,7 +101,8 @@ final class DemoCommand implements Callable<Integer> {
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
-            Map<String, String> keys = ApiKeys.generate(TENANTS);
+            Map<String, String> keys = ApiKeys.generate(serve ? java.util.stream.Stream.concat(TENANTS.stream(),
+                    java.util.stream.Stream.of(ApiKeys.OPERATOR)).toList() : TENANTS);
             try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", 0),
                     ApiKeys.of(keys))) {
                 int written = writeSamples("http://127.0.0.1:" + api.port(), keys);
@@ -114,11 +125,42 @@ final class DemoCommand implements Callable<Integer> {
                 summary(out, retrieval, postgres, kafka);
             }
             out.println();
-            out.println("[demo] to keep the product running and write to it yourself: ./engram up");
+            if (serve) {
+                serveUntilStopped(out, p, keys);
+            } else {
+                out.println("[demo] to look at it in the web console: ./engram demo --serve; to keep the product"
+                        + " running and write to it yourself: ./engram up");
+            }
         }
         out.printf(Locale.ROOT, "[demo] done in %.1f s%n", (System.nanoTime() - started) / 1e9);
         out.flush();
         return 0;
+    }
+
+    /** The memory service over the demo's data, with its console, until the JVM is asked to stop. */
+    private void serveUntilStopped(PrintWriter out, Properties p, Map<String, String> keys) throws Exception {
+        CountDownLatch stop = new CountDownLatch(1);
+        CountDownLatch stopped = new CountDownLatch(1);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            stop.countDown();
+            try { // let the main thread stop the service and the servers before the JVM exits
+                stopped.await(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "engram-demo-shutdown"));
+        try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port),
+                ApiKeys.of(keys))) {
+            out.println("[demo] serving the demo's data until Ctrl-C");
+            out.println("api: http://127.0.0.1:" + api.port());
+            out.println("console: http://127.0.0.1:" + api.port() + "/console/ (type a key below)");
+            keys.forEach((tenant, key) -> out.println("key: " + tenant + " " + key
+                    + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
+            out.flush();
+            stop.await();
+        } finally {
+            stopped.countDown();
+        }
     }
 
     private static void report(PrintWriter out, MemoryStore store) {

@@ -1,5 +1,6 @@
 package io.engram.launcher;
 
+import io.engram.service.ApiKeys;
 import io.engram.service.LogFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -35,7 +36,8 @@ final class UpCommand implements Callable<Integer> {
     Path config;
 
     @Option(names = "--tenants", split = ",", paramLabel = "TENANT",
-            description = "Tenants to generate an API key for (default: ${DEFAULT-VALUE}).")
+            description = "Tenants to generate an API key for; * makes an operator key, which reads every tenant"
+                    + " and writes none (default: ${DEFAULT-VALUE}).")
     List<String> tenants = List.of("default");
 
     @Override
@@ -60,11 +62,13 @@ final class UpCommand implements Callable<Integer> {
                 })) {
             product.restoredFrom().ifPresent(c -> out.println("[up] the job resumed from checkpoint " + c));
             out.println("api: " + product.apiUrl());
+            out.println("console: " + product.apiUrl() + "/console/ (type a key below)");
             out.println("flink: " + product.flinkRestUrl() + " (REST API)");
             out.println("metrics: " + product.jobMetricsUrl() + " (the job) and " + product.apiUrl()
                     + "/metrics (the service), in the Prometheus format");
             out.println("status: ./engram status --config " + product.settingsFile());
-            product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key));
+            product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key
+                    + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
             if (dataDir != null) {
                 out.println("keys: kept as digests in " + dataDir.resolve(LiveProduct.KEY_FILE)
                         + " (a key shows once, when made; delete its line to revoke it)");

@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
 
 /**
  * API keys mapped to tenants: the only way a request gets a tenant. A key file has {@code KEY=tenant_id} lines
- * ({@code #} comments),
+ * ({@code #} comments), and {@code KEY=*} for an operator key, which may read every tenant and write none,
  * where KEY is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself
  * (at least 16 characters); only digests are kept in memory. The file is read again when it changes, so keys are
  * added and revoked without a restart. Lookup compares the presented key's digest with every configured one in
@@ -79,8 +79,22 @@ public final class ApiKeys {
         return of(lines.toString());
     }
 
-    /** Who presents a key: its tenant, and a short digest of the key that names it in logs and rate limits. */
+    /** Whether {@code text} is a tenant id (what a key file may map a key to). */
+    public static boolean isTenantId(String text) {
+        return TENANT.matcher(text).matches();
+    }
+
+    /** The tenant of an operator key: every tenant, read only. */
+    public static final String OPERATOR = "*";
+
+    /**
+     * Who presents a key: its tenant ({@link #OPERATOR} for an operator key), and a short digest of the key that
+     * names it in logs and rate limits.
+     */
     public record Caller(String tenantId, String keyId) {
+        public boolean operator() {
+            return OPERATOR.equals(tenantId);
+        }
     }
 
     public Optional<Caller> identify(String presentedKey) {
@@ -137,7 +151,7 @@ public final class ApiKeys {
             }
             String key = line.substring(0, eq).strip();
             String tenant = line.substring(eq + 1).strip();
-            if (!TENANT.matcher(tenant).matches()) {
+            if (!TENANT.matcher(tenant).matches() && !tenant.equals(OPERATOR)) {
                 throw new IllegalArgumentException("invalid tenant id: " + tenant);
             }
             if (key.startsWith(DIGEST_PREFIX)) {

@@ -11,7 +11,8 @@ import java.util.Optional;
 
 /**
  * The service's side of the PostgreSQL audit tables (sql/migrations/V3__forgets.sql): a forget's request row
- * (the pipeline's writer completes it), its status, and the audit log. One connection, re-opened after a failure.
+ * (the pipeline's writer completes it), its status, and the audit log; and the reads of the metrics tables the
+ * console shows ({@link CycleHistory}). One connection, re-opened after a failure.
  */
 final class ForgetLog implements AutoCloseable {
 
@@ -74,6 +75,20 @@ final class ForgetLog implements AutoCloseable {
                 return Optional.of(new Status(forgetId, rs.getString(1), rs.getString(2), rs.getTimestamp(3).toInstant(),
                         completed == null ? null : completed.toInstant(), rs.wasNull() ? null : removed));
             }
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
+    /** A read of other tables over the same connection (re-opened after a failure). */
+    interface Read<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    synchronized <T> T read(Read<T> read) throws SQLException {
+        try {
+            return read.run(connection());
         } catch (SQLException e) {
             close();
             throw e;

@@ -11,8 +11,11 @@ import io.engram.client.InvalidPayloadException;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
 import io.engram.client.Secrets;
+import io.engram.client.TopicReader;
+import io.engram.client.Topics;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
@@ -108,7 +111,16 @@ public final class MemoryService implements AutoCloseable {
             new Route("GET", "/v1/memories"), new Route("GET", "/v1/memories/{id}"),
             new Route("DELETE", "/v1/memories/{id}"), new Route("DELETE", "/v1/sessions/{session_id}"),
             new Route("DELETE", "/v1/users/{user_id}"), new Route("GET", "/v1/forgets/{forget_id}"),
-            new Route("POST", "/mcp"));
+            new Route("GET", "/v1/health"), new Route("GET", "/v1/rejects"), new Route("GET", "/v1/tenants"),
+            new Route("POST", "/mcp"), new Route("GET", "/console/"), new Route("GET", "/console/{file}"));
+
+    /** What an operator key may do: read, for the tenant it names with {@value #TENANT_HEADER}. */
+    private static final Set<String> OPERATOR_ROUTES = Set.of("GET /v1/memories", "GET /v1/memories/{id}",
+            "POST /v1/context", "POST /v1/search", "GET /v1/forgets/{forget_id}", "GET /v1/health", "GET /v1/rejects",
+            "GET /v1/tenants");
+    static final String TENANT_HEADER = "X-Engram-Tenant";
+    /** Rejects the console looks through per partition of engram.rejects.v1, newest first. */
+    static final int REJECTS_SCANNED_PER_PARTITION = 5000;
 
     private final ServiceConfig config;
     private final ApiKeys keys;
@@ -116,6 +128,7 @@ public final class MemoryService implements AutoCloseable {
     private final EngramProducer producer;
     private final Admin kafkaAdmin;
     private final ForgetLog forgetLog;
+    private final CycleHistory cycleHistory;
     private final RateLimiter rateLimiter;
     private final ServiceMetrics metrics = new ServiceMetrics();
     private final Clock clock;
@@ -137,6 +150,7 @@ public final class MemoryService implements AutoCloseable {
         this.producer = new EngramProducer(config.kafka(), new Properties(), config.limits());
         this.kafkaAdmin = Admin.create(config.kafka().config());
         this.forgetLog = new ForgetLog(config.postgresUrl(), config.postgresUser(), Secrets.resolve(config.postgresPassword()));
+        this.cycleHistory = new CycleHistory(forgetLog, config.collapse());
         this.rateLimiter = new RateLimiter(config.ratePerSecond(), config.burst(), System::nanoTime);
         this.mcp = new McpEndpoint(this);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
@@ -226,6 +240,9 @@ public final class MemoryService implements AutoCloseable {
                 return new Answer(200, metrics.prometheusText());
             case "/openapi.json":
                 return new Answer(200, OpenApi.document());
+            case "/console/", "/console/{file}":
+                return ConsoleAssets.get(parameter).map(a -> new Answer(200, a))
+                        .orElseThrow(() -> new ApiError(404, "not_found", "no such console file: " + parameter));
             default:
                 break;
         }
@@ -234,7 +251,7 @@ public final class MemoryService implements AutoCloseable {
         if (wait > 0) {
             throw new ApiError(429, "rate_limited", "too many requests for this key; retry after " + wait + " s", wait);
         }
-        String tenant = caller.tenantId();
+        String tenant = tenantOf(caller, route, exchange);
         return switch (route.method() + " " + route.template()) {
             case "POST /v1/turns" -> write(tenant, PayloadKind.TURN, readBody(exchange, MAX_BODY_BYTES));
             case "POST /v1/memories" -> write(tenant, PayloadKind.MEMORY, readBody(exchange, MAX_BODY_BYTES));
@@ -255,13 +272,26 @@ public final class MemoryService implements AutoCloseable {
                 yield new Answer(200, results);
             }
             case "GET /v1/memories" -> new Answer(200, reading(() -> list(tenant, query(exchange))));
-            case "GET /v1/memories/{id}" -> new Answer(200, ResponsesJson.record(retrieval.store().get(tenant, parameter)
-                    .orElseThrow(() -> new ApiError(404, "not_found", "no memory " + parameter))));
+            case "GET /v1/memories/{id}" -> {
+                MemoryRecord r = retrieval.store().get(tenant, parameter)
+                        .orElseThrow(() -> new ApiError(404, "not_found", "no memory " + parameter));
+                ObjectNode record = ResponsesJson.record(r);
+                RecordIds.sourceIds(r).forEach(record.putArray("source_ids")::add);
+                yield new Answer(200, record);
+            }
             case "DELETE /v1/memories/{id}" -> forget(tenant, ForgetScope.MEMORY, parameter);
             case "DELETE /v1/sessions/{session_id}" -> forget(tenant, ForgetScope.SESSION, parameter);
             case "DELETE /v1/users/{user_id}" -> forget(tenant, ForgetScope.USER, parameter);
             case "GET /v1/forgets/{forget_id}" -> new Answer(200, ResponsesJson.forget(forgetLog.status(tenant, parameter)
                     .orElseThrow(() -> new ApiError(404, "not_found", "no forget " + parameter))));
+            case "GET /v1/health" -> new Answer(200, cycleHistory.of(tenant, limit(query(exchange), 200, 1000)));
+            case "GET /v1/rejects" -> new Answer(200, rejects(tenant, limit(query(exchange), 20, MAX_PAGE)));
+            case "GET /v1/tenants" -> {
+                ObjectNode answer = ResponsesJson.JSON.createObjectNode();
+                ArrayNode tenants = answer.putArray("tenants");
+                (caller.operator() ? cycleHistory.tenants() : List.of(tenant)).forEach(tenants::add);
+                yield new Answer(200, answer.put("operator", caller.operator()));
+            }
             case "POST /mcp" -> mcp.handle(tenant, readBytes(exchange, MAX_BODY_BYTES));
             default -> throw new IllegalStateException("route without a handler: " + route);
         };
@@ -284,6 +314,76 @@ public final class MemoryService implements AutoCloseable {
         } finally {
             reads.release();
         }
+    }
+
+    /**
+     * The tenant a request acts for: its key's. An operator key reads any tenant, named with
+     * {@value #TENANT_HEADER}, and may not write or forget; a tenant key naming another tenant is refused.
+     */
+    private String tenantOf(ApiKeys.Caller caller, Route route, HttpExchange exchange) throws ApiError, SQLException {
+        String named = exchange.getRequestHeaders().getFirst(TENANT_HEADER);
+        String endpoint = route.method() + " " + route.template();
+        if (!caller.operator()) {
+            if (named != null && !named.equals(caller.tenantId())) {
+                forgetLog.audit(caller.tenantId(), "cross_tenant", endpoint + " named tenant " + named);
+                throw new ApiError(403, "forbidden", "the API key's tenant is " + caller.tenantId());
+            }
+            return caller.tenantId();
+        }
+        if (!OPERATOR_ROUTES.contains(endpoint)) {
+            throw new ApiError(403, "forbidden", "an operator key reads every tenant and writes none: " + endpoint);
+        }
+        if (endpoint.equals("GET /v1/tenants")) {
+            return ApiKeys.OPERATOR;
+        }
+        if (named == null || !ApiKeys.isTenantId(named)) {
+            throw new ApiError(400, "invalid_request", "an operator key names the tenant to read in " + TENANT_HEADER);
+        }
+        return named;
+    }
+
+    private static int limit(Map<String, String> query, int fallback, int max) throws ApiError {
+        try {
+            int limit = Integer.parseInt(query.getOrDefault("limit", String.valueOf(fallback)));
+            if (limit >= 1 && limit <= max) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw new ApiError(400, "invalid_request", "limit must be an integer from 1 to " + max);
+    }
+
+    /**
+     * The tenant's newest rejects, up to {@code perReason} of each reason, newest first, among the last
+     * {@value #REJECTS_SCANNED_PER_PARTITION} records of each partition of the rejects topic.
+     */
+    private ObjectNode rejects(String tenant, int perReason) throws ApiError {
+        List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> tail;
+        try {
+            tail = TopicReader.readTail(config.kafka(), Topics.REJECTS, REJECTS_SCANNED_PER_PARTITION);
+        } catch (org.apache.kafka.common.KafkaException e) {
+            throw new ApiError(503, "unavailable", "the rejects topic did not read: " + e.getMessage());
+        }
+        tail.sort(java.util.Comparator.comparingLong(
+                (org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> r) -> r.timestamp()).reversed());
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("tenant_id", tenant);
+        ArrayNode rejects = answer.putArray("rejects");
+        for (var r : tail) {
+            JsonNode reject;
+            try {
+                reject = ResponsesJson.JSON.readTree(r.value());
+            } catch (IOException e) {
+                continue; // not a reject.v1 record: nothing of this tenant's
+            }
+            String reason = reject.path("reason_code").asText();
+            if (tenant.equals(reject.path("tenant_id").asText(null)) && taken.merge(reason, 1, Integer::sum) <= perReason) {
+                ((ObjectNode) reject).put("rejected_at", Instant.ofEpochMilli(r.timestamp()).toString());
+                rejects.add(reject);
+            }
+        }
+        return answer;
     }
 
     private ApiKeys.Caller authenticate(HttpExchange exchange) throws ApiError {
@@ -609,7 +709,13 @@ public final class MemoryService implements AutoCloseable {
             return;
         }
         byte[] bytes;
-        if (body instanceof String text) {
+        if (body instanceof ConsoleAssets.Asset asset) {
+            bytes = asset.bytes();
+            exchange.getResponseHeaders().set("Content-Type", asset.contentType());
+            // the console runs no script but its own, loads nothing from elsewhere, and is never framed
+            exchange.getResponseHeaders().set("Content-Security-Policy", "default-src 'self'; frame-ancestors 'none'");
+            exchange.getResponseHeaders().set("X-Content-Type-Options", "nosniff");
+        } else if (body instanceof String text) {
             bytes = text.getBytes(StandardCharsets.UTF_8);
             exchange.getResponseHeaders().set("Content-Type", "text/plain; version=0.0.4; charset=utf-8");
         } else {

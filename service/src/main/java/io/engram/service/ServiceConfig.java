@@ -1,6 +1,7 @@
 package io.engram.service;
 
 import io.engram.client.KafkaClients;
+import io.engram.model.collapse.CollapseConfig;
 import io.engram.client.PayloadValidator;
 import io.engram.client.Secrets;
 import io.engram.store.MemoryIndexTemplate;
@@ -26,11 +27,12 @@ import java.util.Properties;
  * @param burst          requests a key may make at once
  * @param maxBatch       records in one write request
  * @param logFormat      {@code text} or {@code json} ({@link LogFormat})
+ * @param collapse       the detector's thresholds, the same {@code collapse.*} keys as the job's (the health page draws them)
  */
 public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearchConnection openSearch, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
                             PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch,
-                            String logFormat) {
+                            String logFormat, CollapseConfig collapse) {
 
     /** The settings of a properties file, with the environment's overrides. */
     public static ServiceConfig load(Path file, Map<String, String> environment) throws IOException {
@@ -58,17 +60,18 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
                 Double.parseDouble(p.get("service.rate-limit.per-second", "50")),
                 Integer.parseInt(p.get("service.rate-limit.burst", "100")),
                 Integer.parseInt(p.get("service.max-batch", "500")),
-                p.get(LogFormat.KEY, "text"));
+                p.get(LogFormat.KEY, "text"),
+                CollapseConfig.read(p::get));
     }
 
     public ServiceConfig withListen(String newHost, int newPort) {
         return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, ratePerSecond, burst, maxBatch, logFormat);
+                postgresPassword, limits, ratePerSecond, burst, maxBatch, logFormat, collapse);
     }
 
     public ServiceConfig withRateLimit(double perSecond, int newBurst) {
         return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, perSecond, newBurst, maxBatch, logFormat);
+                postgresPassword, limits, perSecond, newBurst, maxBatch, logFormat, collapse);
     }
 
     private record Settings(Properties properties, Map<String, String> environment) {

@@ -49,4 +49,15 @@ public final class RecordIds {
     public static String resolveRef(String tenantId, String ref) {
         return ref.startsWith("sum-") || ref.startsWith(tenantId + "/") ? ref : memory(tenantId, ref);
     }
+
+    /**
+     * The ids of the records a record's source refs name (what the console follows as provenance): a summary's
+     * refs are turns of its own session and the summaries it merged; any other record's are resolved as
+     * {@link #resolveRef} resolves them.
+     */
+    public static java.util.List<String> sourceIds(io.engram.model.retrieval.MemoryRecord r) {
+        return r.sourceRefs().stream().map(ref -> r.type() == io.engram.model.retrieval.RecordType.SUMMARY
+                && r.sessionId() != null && !ref.startsWith("sum-") ? turn(r.tenantId(), r.sessionId(), ref)
+                : resolveRef(r.tenantId(), ref)).toList();
+    }
 }

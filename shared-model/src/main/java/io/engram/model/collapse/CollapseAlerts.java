@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.function.ToDoubleFunction;
 
 /**
@@ -38,29 +39,48 @@ public final class CollapseAlerts {
         }
     }
 
+    /**
+     * The lines the windowed collapse alerts compare a row against (what a chart of a tenant's health draws):
+     * recall at or below {@code recallFloor}, a distinct ratio at or below {@code distinctRatioFloor} (after no
+     * rise over the window), a store below {@code storeFloor} (with over-generation rising). Empty until the
+     * window holds W rows of the row's canary set.
+     */
+    public record Thresholds(double recallFloor, double distinctRatioFloor, double storeFloor) {
+    }
+
+    public static Optional<Thresholds> thresholds(List<CycleMetrics> history, CycleMetrics current, CollapseConfig config) {
+        List<CycleMetrics> window = window(history, current, config.window());
+        if (window.size() < config.window()) {
+            return Optional.empty();
+        }
+        long maxTotal = window.stream().mapToLong(CycleMetrics::storeTotal).max().orElse(0);
+        return Optional.of(new Thresholds(median(window, CycleMetrics::meanRecall) - config.recallDrop(),
+                window.get(0).distinctContentRatio() - config.entropyDrop(), config.shrinkFactor() * maxTotal));
+    }
+
     public static List<Alert> evaluate(List<CycleMetrics> history, CycleMetrics current, CollapseConfig config) {
         List<Alert> alerts = new ArrayList<>();
         List<CycleMetrics> window = window(history, current, config.window());
-        if (window.size() == config.window()) {
+        Optional<Thresholds> lines = thresholds(history, current, config);
+        if (lines.isPresent()) {
+            Thresholds t = lines.get();
             CycleMetrics start = window.get(0);
-            double recallMedian = median(window, CycleMetrics::meanRecall);
-            if (current.meanRecall() <= recallMedian - config.recallDrop() + EPSILON) {
+            if (current.meanRecall() <= t.recallFloor() + EPSILON) {
                 alerts.add(new Alert(Kind.COLLAPSE_RECALL, String.format(Locale.ROOT,
-                        "mean recall %.3f ≤ window median %.3f − %.2f", current.meanRecall(), recallMedian,
-                        config.recallDrop())));
+                        "mean recall %.3f ≤ window median %.3f − %.2f", current.meanRecall(),
+                        t.recallFloor() + config.recallDrop(), config.recallDrop())));
             }
-            if (nonIncreasingRatios(window, current)
-                    && start.distinctContentRatio() - current.distinctContentRatio() >= config.entropyDrop() - EPSILON) {
+            if (nonIncreasingRatios(window, current) && current.distinctContentRatio() <= t.distinctRatioFloor() + EPSILON) {
                 alerts.add(new Alert(Kind.COLLAPSE_ENTROPY, String.format(Locale.ROOT,
                         "distinct content ratio fell %.3f → %.3f without rising over %d cycles",
                         start.distinctContentRatio(), current.distinctContentRatio(), window.size() + 1)));
             }
-            long maxTotal = window.stream().mapToLong(CycleMetrics::storeTotal).max().orElse(0);
-            if (current.storeTotal() < config.shrinkFactor() * maxTotal - EPSILON
+            if (current.storeTotal() < t.storeFloor() - EPSILON
                     && current.overGenerationCount() > start.overGenerationCount()) {
                 alerts.add(new Alert(Kind.COLLAPSE_SHRINK, String.format(Locale.ROOT,
                         "store %d < %.2f × window max %d while over-generation rose %d → %d", current.storeTotal(),
-                        config.shrinkFactor(), maxTotal, start.overGenerationCount(), current.overGenerationCount())));
+                        config.shrinkFactor(), window.stream().mapToLong(CycleMetrics::storeTotal).max().orElse(0),
+                        start.overGenerationCount(), current.overGenerationCount())));
             }
             long accepted = window.stream().mapToLong(CycleMetrics::acceptedActions).sum();
             double ndcgMedian = median(window, CycleMetrics::meanNdcg);

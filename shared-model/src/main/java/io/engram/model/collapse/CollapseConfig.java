@@ -1,6 +1,7 @@
 package io.engram.model.collapse;
 
 import java.io.Serializable;
+import java.util.function.BinaryOperator;
 
 /**
  * The detector's thresholds (docs/contracts.md §D.7).
@@ -26,5 +27,24 @@ public record CollapseConfig(int window, double recallDrop, double entropyDrop, 
         if (window < 1 || k < 1 || canaryCount < 1) {
             throw new IllegalArgumentException("window, k and canary count must be positive");
         }
+    }
+
+    /**
+     * The {@code collapse.*} settings (docs/operations.md) read through {@code setting} (key, default as text →
+     * value), every key missing keeping {@link #DEFAULT}'s value: one reader for the job and the service.
+     */
+    public static CollapseConfig read(BinaryOperator<String> setting) {
+        CollapseConfig d = DEFAULT;
+        return new CollapseConfig(
+                Integer.parseInt(setting.apply("collapse.window", String.valueOf(d.window())).trim()),
+                Double.parseDouble(setting.apply("collapse.recall-drop", String.valueOf(d.recallDrop())).trim()),
+                Double.parseDouble(setting.apply("collapse.entropy-drop", String.valueOf(d.entropyDrop())).trim()),
+                Double.parseDouble(setting.apply("collapse.shrink-factor", String.valueOf(d.shrinkFactor())).trim()),
+                Integer.parseInt(setting.apply("collapse.merge-floor-min", String.valueOf(d.mergeFloorMin())).trim()),
+                Long.parseLong(setting.apply("collapse.churn-min-accepted", String.valueOf(d.churnMinAccepted())).trim()),
+                Double.parseDouble(setting.apply("collapse.churn-flatness", String.valueOf(d.churnFlatness())).trim()),
+                Integer.parseInt(setting.apply("collapse.max-generation", String.valueOf(d.maxGeneration())).trim()),
+                Integer.parseInt(setting.apply("collapse.canaries", String.valueOf(d.canaryCount())).trim()),
+                Integer.parseInt(setting.apply("collapse.k", String.valueOf(d.k())).trim()));
     }
 }

@@ -1,6 +1,7 @@
 package io.engram.model.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import io.engram.model.collapse.CollapseAlerts.Kind;
 import java.time.Instant;
@@ -77,6 +78,32 @@ class CollapseAlertsTest {
         List<Row> window = List.of(Row.steady().recall(1.0), Row.steady().recall(0.6), Row.steady().recall(0.9),
                 Row.steady().recall(0.8));
         assertThat(fired(window, Row.steady().recall(current), four).contains(Kind.COLLAPSE_RECALL)).isEqualTo(fires);
+    }
+
+    @Test
+    void theThresholdsAreTheLinesTheAlertsCompareWith() {
+        // recall window 1.0 0.2 0.9 0.8 0.95 → median 0.9; ratios start at 0.9; totals max 120
+        List<Row> window = List.of(Row.steady().recall(1.0), Row.steady().recall(0.2).total(120), Row.steady().recall(0.9),
+                Row.steady().recall(0.8), Row.steady().recall(0.95));
+        List<CycleMetrics> history = new ArrayList<>();
+        for (int i = 0; i < window.size(); i++) {
+            history.add(window.get(i).at(i));
+        }
+        CollapseAlerts.Thresholds t = CollapseAlerts.thresholds(history, Row.steady().at(5), CONFIG).orElseThrow();
+        assertThat(t.recallFloor()).isCloseTo(0.75, within(1e-12));
+        assertThat(t.distinctRatioFloor()).isCloseTo(0.85, within(1e-12));
+        assertThat(t.storeFloor()).isCloseTo(96.0, within(1e-12));
+        assertThat(CollapseAlerts.thresholds(history.subList(0, 4), Row.steady().at(5), CONFIG)).isEmpty();
+    }
+
+    @Test
+    void theSettingsReaderKeepsTheDefaultsOfMissingKeys() {
+        assertThat(CollapseConfig.read((key, fallback) -> fallback)).isEqualTo(CONFIG);
+        Map<String, String> set = Map.of("collapse.window", "7", "collapse.recall-drop", " 0.2 ");
+        CollapseConfig read = CollapseConfig.read((key, fallback) -> set.getOrDefault(key, fallback));
+        assertThat(read.window()).isEqualTo(7);
+        assertThat(read.recallDrop()).isEqualTo(0.2);
+        assertThat(read.shrinkFactor()).isEqualTo(CONFIG.shrinkFactor());
     }
 
     @Test
