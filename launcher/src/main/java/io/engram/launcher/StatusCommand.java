@@ -38,9 +38,10 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 @Command(name = "status", mixinStandardHelpOptions = true,
-        description = {"The live pipeline at a glance: the job and its uptime, the last checkpoint, consumer lag per",
-                "input topic, rates in and out, rejects per reason lately, freshness and the open collapse alerts",
-                "per tenant, from Flink's REST API, Kafka and PostgreSQL. Exits 1 when the job is not running."})
+        description = {"Shows the live pipeline at a glance: job, checkpoint, lag, rates, rejects, freshness, open alerts.",
+                "From Flink's REST API, Kafka and PostgreSQL: the job and its uptime, the last checkpoint, consumer lag",
+                "per input topic, rates in and out, rejects per reason lately, freshness and the open collapse alerts",
+                "per tenant. Exits 1 when the job is not running."})
 final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
