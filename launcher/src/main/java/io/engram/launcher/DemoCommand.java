@@ -43,7 +43,6 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -139,27 +138,15 @@ final class DemoCommand implements Callable<Integer> {
 
     /** The memory service over the demo's data, with its console, until the JVM is asked to stop. */
     private void serveUntilStopped(PrintWriter out, Properties p, Map<String, String> keys) throws Exception {
-        CountDownLatch stop = new CountDownLatch(1);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop.countDown();
-            try { // let the main thread stop the service and the servers before the JVM exits
-                stopped.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "engram-demo-shutdown"));
-        try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port),
+        try (UntilStopped untilStopped = new UntilStopped("engram-demo");
+             MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port),
                 ApiKeys.of(keys))) {
             out.println("[demo] serving the demo's data until Ctrl-C");
             out.println("api: http://127.0.0.1:" + api.port());
             out.println("console: http://127.0.0.1:" + api.port() + "/console/ (type a key below)");
-            keys.forEach((tenant, key) -> out.println("key: " + tenant + " " + key
-                    + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
+            UpCommand.printKeys(out, keys);
             out.flush();
-            stop.await();
-        } finally {
-            stopped.countDown();
+            untilStopped.await();
         }
     }
 

@@ -8,8 +8,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -43,19 +41,10 @@ final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        CountDownLatch stop = new CountDownLatch(1);
-        CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stop.countDown();
-            try { // let the main thread stop the servers (PostgreSQL is a child process) before the JVM exits
-                stopped.await(60, TimeUnit.SECONDS);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "engram-up-shutdown"));
         Properties settings = config == null ? new Properties() : RunCommand.load(config);
         LogFormat.apply(settings.getProperty(LogFormat.KEY));
-        try (LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, settings,
+        try (UntilStopped untilStopped = new UntilStopped("engram-up");
+             LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, settings,
                 line -> {
                     out.println("[up] " + line);
                     out.flush();
@@ -67,17 +56,20 @@ final class UpCommand implements Callable<Integer> {
             out.println("metrics: " + product.jobMetricsUrl() + " (the job) and " + product.apiUrl()
                     + "/metrics (the service), in the Prometheus format");
             out.println("status: ./engram status --config " + product.settingsFile());
-            product.keys().forEach((tenant, key) -> out.println("key: " + tenant + " " + key
-                    + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
+            printKeys(out, product.keys());
             if (dataDir != null) {
                 out.println("keys: kept as digests in " + dataDir.resolve(LiveProduct.KEY_FILE)
                         + " (a key shows once, when made; delete its line to revoke it)");
             }
             out.flush();
-            stop.await();
-        } finally {
-            stopped.countDown();
+            untilStopped.await();
         }
         return 0;
+    }
+
+    /** One {@code key: TENANT KEY} line a key, an operator key's marked. */
+    static void printKeys(PrintWriter out, java.util.Map<String, String> keys) {
+        keys.forEach((tenant, key) -> out.println("key: " + tenant + " " + key
+                + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
     }
 }
