@@ -222,6 +222,22 @@ public final class FlinkRest {
                 : java.util.OptionalDouble.of(values.get(0).path(aggregation).asDouble());
     }
 
+    /**
+     * Waits until the JobManager has fetched a vertex's metrics from its TaskManagers: it fetches them when asked
+     * (at most every {@code metrics.fetcher.update-interval}, 10 s by default), so the first question after a
+     * start finds none. Returns whether they arrived within {@code timeout}.
+     */
+    public boolean awaitVertexMetrics(String jobId, String vertexId, Duration timeout) throws IOException, InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (get("/jobs/" + jobId + "/vertices/" + vertexId + "/subtasks/metrics").size() == 0) {
+            if (System.nanoTime() > deadline) {
+                return false;
+            }
+            TimeUnit.MILLISECONDS.sleep(500);
+        }
+        return true;
+    }
+
     private JsonNode get(String path) throws IOException, InterruptedException {
         return send(HttpRequest.newBuilder(URI.create(baseUrl + path)).GET());
     }

@@ -46,6 +46,8 @@ final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELED");
+    /** How long status waits for the JobManager to fetch the tasks' metrics (Flink's fetch interval is 10 s). */
+    private static final Duration METRICS_FETCHED = Duration.ofSeconds(15);
 
     @Spec
     CommandSpec spec;
@@ -144,7 +146,8 @@ final class StatusCommand implements Callable<Integer> {
 
     private static OptionalDouble metric(FlinkRest flink, String job, String vertex, String metricId, String aggregation)
             throws IOException, InterruptedException {
-        return vertex == null ? OptionalDouble.empty() : flink.vertexMetric(job, vertex, metricId, aggregation);
+        return vertex == null || !flink.awaitVertexMetrics(job, vertex, METRICS_FETCHED)
+                ? OptionalDouble.empty() : flink.vertexMetric(job, vertex, metricId, aggregation);
     }
 
     /** How Flink's REST API names an operator in metric ids. */

@@ -147,6 +147,17 @@ class StandaloneClusterTest {
         }
         Map<TopicPartition, Long> end = InputOffsets.end(kafka.bootstrapServers());
         await("every input record read and checkpointed", job, () -> InputOffsets.committed(kafka.bootstrapServers(), "cluster-kill").equals(end));
+        // ./engram status against the cluster (what an operator runs after cluster up + submit): this job, running
+        // since its restart, with nothing left to read and the end-to-end input's malformed records counted
+        CliRun status = CliRun.of("status", "--config", killRun.toString(), "--rest", rest.baseUrl(), "--job", job,
+                "--rejects-window", "60");
+        assertThat(status.exit()).as(status.out()).isZero();
+        assertThat(status.out()).containsPattern("(?m)^job: +engram " + job + " RUNNING, up \\d+ (s|min)$")
+                .containsPattern("(?m)^checkpoint: #\\d+ completed")
+                .containsPattern("(?m)^lag: +" + java.util.regex.Pattern.quote(Topics.DOCS) + " 0, .*"
+                        + java.util.regex.Pattern.quote(Topics.TURNS) + " 0 \\(group cluster-kill\\)$")
+                .containsPattern("(?m)^rejects: +last 60 min: .*invalid_json \\d+")
+                .containsPattern("(?m)^freshness: +p50 \\d+ ms, p99 \\d+ ms");
         rest.stopWithSavepoint(job, true);
         assertThat(rest.awaitState(job, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
         assertThat(rest.checkpoints(job).path("counts").path("restored").asInt())
