@@ -60,7 +60,7 @@ class ConsoleTest {
         // every fixture record searchable, and the simulations' cycles closed
         Polling.await("acme's fixture memories listed", PATIENCE, () -> ids(ACME_LIST()).containsAll(
                 Set.of(memoryId("m-hazelnut"), memoryId("m-lesson"), memoryId("m-script"), memoryId("m-forget"))));
-        Polling.await("sim-collapse's cycles closed", PATIENCE, () -> cycleRows("sim-collapse").size() >= 8);
+        live.awaitSimulationsClosed();
     }
 
     @AfterAll

@@ -70,6 +70,26 @@ final class LiveFixture {
         return started;
     }
 
+    /**
+     * Waits until both simulations' cycles are all closed: their last by the quiet gap, once acme's later writes
+     * move event time past it (9 rows of sim-collapse, 7 of sim-churn), so what tests read no longer changes.
+     */
+    void awaitSimulationsClosed() throws Exception {
+        Polling.await("the simulations' cycles all closed", Duration.ofSeconds(180),
+                () -> cycleRows("sim-collapse") == 9 && cycleRows("sim-churn") == 7);
+    }
+
+    private int cycleRows(String tenant) throws Exception {
+        try (var c = java.sql.DriverManager.getConnection(product.pipeline().getProperty("postgres.url"), "postgres", "");
+             var s = c.prepareStatement("SELECT count(*) FROM cycle_metrics WHERE tenant_id = ?")) {
+            s.setString(1, tenant);
+            try (var rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
     String key(String tenant) {
         return product.keys().get(tenant);
     }

@@ -43,7 +43,9 @@ class LiveMonitoringTest {
 
     @BeforeAll
     static void start() throws Exception {
-        product = LiveFixture.get().product;
+        LiveFixture live = LiveFixture.get();
+        live.awaitSimulationsClosed();
+        product = live.product;
     }
 
     @Test
