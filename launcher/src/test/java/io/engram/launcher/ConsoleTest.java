@@ -113,7 +113,9 @@ class ConsoleTest {
         }
         browser.findElement(By.cssSelector("#login button")).click();
         wait(ExpectedConditions.textToBePresentInElementLocated(By.id("who"), tenant == null ? "tenant " : "operator, reading " + tenant));
-        browser.findElement(By.cssSelector("nav button[data-page='" + page + "']")).click();
+        // the page named in the address opens (and loads once) when the key is accepted
+        wait(ExpectedConditions.visibilityOfElementLocated(By.id("page-" + page)));
+        assertThat(browser.findElement(By.cssSelector("nav button.active")).getAttribute("data-page")).isEqualTo(page);
     }
 
     private <T> T wait(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
@@ -177,22 +179,24 @@ class ConsoleTest {
         JsonNode api = call("POST", "/v1/context", live.key(LiveFixture.ACME), null, JSON.createObjectNode()
                 .put("query", query).put("session_id", "s1").put("budget_tokens", 400));
 
+        // the page's request and this one were answered a moment apart, and scores decay with age: a reason's
+        // decimals may differ in the last place, so they are compared to two places
         List<String> expected = new ArrayList<>();
-        api.path("included").forEach(i -> expected.add(i.path("section").asText() + " " + i.path("id").asText() + " · "
-                + i.path("type").asText() + " · " + i.path("tokens").asInt() + " tokens · " + i.path("reason").asText()));
+        api.path("included").forEach(i -> expected.add(twoPlaces(i.path("section").asText() + " " + i.path("id").asText()
+                + " · " + i.path("type").asText() + " · " + i.path("tokens").asInt() + " tokens · " + i.path("reason").asText())));
         List<String> shown = new ArrayList<>();
         for (WebElement item : browser.findElements(By.cssSelector("#context-sections .item"))) {
             String section = item.findElement(By.xpath("..")).getAttribute("data-section");
-            shown.add(section + " " + item.findElement(By.cssSelector(".meta")).getText());
+            shown.add(twoPlaces(section + " " + item.findElement(By.cssSelector(".meta")).getText()));
         }
         assertThat(shown).isNotEmpty().containsExactlyInAnyOrderElementsOf(expected);
         assertThat(shown).anyMatch(s -> s.startsWith("hard_rules "));
         List<String> excludedApi = new ArrayList<>();
-        api.path("excluded").forEach(e -> excludedApi.add(e.path("id").asText() + " " + e.path("reason").asText()));
+        api.path("excluded").forEach(e -> excludedApi.add(twoPlaces(e.path("id").asText() + " " + e.path("reason").asText())));
         List<String> excludedShown = new ArrayList<>();
         for (WebElement row : browser.findElements(By.cssSelector("#context-excluded tbody tr"))) {
             List<WebElement> cells = row.findElements(By.tagName("td"));
-            excludedShown.add(cells.get(0).getText() + " " + cells.get(3).getText());
+            excludedShown.add(twoPlaces(cells.get(0).getText() + " " + cells.get(3).getText()));
         }
         assertThat(excludedShown).containsExactlyInAnyOrderElementsOf(excludedApi);
         assertThat(browser.findElement(By.id("context-summary")).getText())
@@ -279,6 +283,12 @@ class ConsoleTest {
         // a tenant key may not name another tenant
         assertThat(call("GET", "/v1/memories?limit=5", live.key(LiveFixture.ACME), LiveFixture.GLOBEX, null)
                 .path("error").path("code").asText()).isEqualTo("forbidden");
+    }
+
+    /** The text with every decimal number rounded to two places. */
+    private static String twoPlaces(String text) {
+        return java.util.regex.Pattern.compile("\\d+\\.\\d+").matcher(text).replaceAll(m ->
+                String.format(java.util.Locale.ROOT, "%.2f", Double.parseDouble(m.group())));
     }
 
     /** The tenant's cycle rows, oldest first: cycle id and alerts_json. */
