@@ -21,9 +21,8 @@ import org.apache.kafka.clients.producer.RecordMetadata;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * One live embedded product ({@link LiveProduct}, what {@code ./engram up} runs) for the tests of what people
- * look at (status, dashboard, console), started once per JVM and stopped when it exits, with every fixture
- * record sent at start so no test depends on another's order: the collapse and churn simulations; tenant
+ * The live embedded product ({@link LiveProduct}, what {@code ./engram up} runs) of the tests of what people look
+ * at ({@link LiveProductViewsTest}), with every fixture record sent at start so no test depends on another's order: the collapse and churn simulations; tenant
  * acme's agent document, memories (one derived from another, one whose text is script markup, one to forget)
  * and a session; a globex memory; and two malformed inputs, one of acme's.
  */
@@ -43,7 +42,6 @@ final class LiveFixture {
             - Prefer short answers.
             """;
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static LiveFixture started;
 
     final LiveProduct product;
     /** Where acme's malformed memory landed: {@code topic/partition/offset}. */
@@ -54,20 +52,6 @@ final class LiveFixture {
         this.product = product;
         this.acmeRejectAt = acmeRejectAt;
         this.acmeRejectBytes = acmeRejectBytes;
-    }
-
-    static synchronized LiveFixture get() throws Exception {
-        if (started == null) {
-            started = start();
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    started.product.close();
-                } catch (Exception e) {
-                    e.printStackTrace();
-                }
-            }, "live-fixture-stop"));
-        }
-        return started;
     }
 
     /**
@@ -98,7 +82,17 @@ final class LiveFixture {
         return product.keys().get(io.engram.service.ApiKeys.OPERATOR);
     }
 
-    private static LiveFixture start() throws Exception {
+    /** Whether the tenant's memory listing holds these gateway memory ids. */
+    boolean listsMemories(String tenant, java.util.Set<String> memoryIds) throws Exception {
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(product.apiUrl()
+                + "/v1/memories?limit=50")).header("Authorization", "Bearer " + key(tenant)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        java.util.Set<String> ids = new java.util.HashSet<>();
+        JSON.readTree(answer.body()).path("records").forEach(r -> ids.add(r.path("id").asText()));
+        return memoryIds.stream().allMatch(m -> ids.contains(io.engram.store.RecordIds.memory(tenant, m)));
+    }
+
+    static LiveFixture start() throws Exception {
         Properties fast = new Properties();
         fast.setProperty("checkpoint.interval", "1s");
         LiveProduct product = LiveProduct.start(Optional.empty(), 0, List.of(ACME, GLOBEX, io.engram.service.ApiKeys.OPERATOR),

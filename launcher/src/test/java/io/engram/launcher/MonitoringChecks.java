@@ -23,36 +23,26 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * What an operator watches, against the live embedded product ({@link LiveFixture}: what {@code ./engram up}
- * runs, with the collapse and churn simulations and two malformed records): {@code ./engram status}, and the
- * Grafana dashboard's queries against the names the job's Prometheus reporter and the service's {@code /metrics}
- * export.
+ * What an operator watches, against the live embedded product ({@link LiveProductViewsTest}): {@code ./engram
+ * status}, and the Grafana dashboard's queries against the names the job's Prometheus reporter and the
+ * service's {@code /metrics} export.
  */
-class LiveMonitoringTest {
+abstract class MonitoringChecks {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path DASHBOARD = Path.of(System.getProperty("engram.root"), "deploy", "grafana", "engram.json");
     /** A metric name in a PromQL expression: Engram's and Flink's all start so; label names and functions do not. */
     private static final Pattern METRIC = Pattern.compile("\\b(?:flink|engram)_[A-Za-z0-9_]+");
-    private static LiveProduct product;
     private final HttpClient http = HttpClient.newHttpClient();
-
-    @BeforeAll
-    static void start() throws Exception {
-        LiveFixture live = LiveFixture.get();
-        live.awaitSimulationsClosed();
-        product = live.product;
-    }
 
     @Test
     void statusShowsTheLivePipeline() throws Exception {
         CliRun[] last = new CliRun[1];
         Polling.await("status shows every input read and checkpointed, and the open alerts", Duration.ofSeconds(180), () -> {
-            last[0] = CliRun.of("status", "--config", product.settingsFile().toString());
+            last[0] = CliRun.of("status", "--config", LiveProductViewsTest.live().product.settingsFile().toString());
             return last[0].out().contains(Topics.DOCS + " 0,") && last[0].out().contains(Topics.MEMORIES + " 0,")
                     && last[0].out().contains(Topics.TURNS + " 0 ")
                     && last[0].out().contains("sim-churn: churn") && last[0].out().contains("sim-collapse: collapse-")
@@ -79,7 +69,7 @@ class LiveMonitoringTest {
     /** Each tenant's alerts on its newest cycle, as status prints them, read here from the rows themselves. */
     private static List<String> openAlertsInPostgres() throws Exception {
         TreeMap<String, List<String>> open = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection(product.pipeline().getProperty("postgres.url"), "postgres", "");
+        try (Connection c = DriverManager.getConnection(LiveProductViewsTest.live().product.pipeline().getProperty("postgres.url"), "postgres", "");
              Statement s = c.createStatement();
              ResultSet tenants = s.executeQuery("SELECT DISTINCT tenant_id FROM cycle_metrics ORDER BY tenant_id")) {
             List<String> all = new ArrayList<>();
@@ -107,7 +97,7 @@ class LiveMonitoringTest {
 
     @Test
     void everyDashboardQueryUsesNamesTheJobAndTheServiceExport() throws Exception {
-        HttpResponse<String> unauthorised = http.send(HttpRequest.newBuilder(URI.create(product.apiUrl() + "/v1/memories"))
+        HttpResponse<String> unauthorised = http.send(HttpRequest.newBuilder(URI.create(LiveProductViewsTest.live().product.apiUrl() + "/v1/memories"))
                 .build(), HttpResponse.BodyHandlers.ofString());
         assertThat(unauthorised.statusCode()).isEqualTo(401); // so the service's auth-failure series exist
         JsonNode dashboard = JSON.readTree(Files.readString(DASHBOARD));
@@ -128,8 +118,8 @@ class LiveMonitoringTest {
         Set<String> exported = new TreeSet<>();
         Polling.await("every name the dashboard uses exported", Duration.ofSeconds(120), () -> {
             exported.clear();
-            exported.addAll(names(product.jobMetricsUrl()));
-            exported.addAll(names(product.apiUrl() + "/metrics"));
+            exported.addAll(names(LiveProductViewsTest.live().product.jobMetricsUrl()));
+            exported.addAll(names(LiveProductViewsTest.live().product.apiUrl() + "/metrics"));
             return exported.containsAll(used);
         }, () -> "\nmissing: " + used.stream().filter(n -> !exported.contains(n)).toList()
                 + "\nexported: " + exported.stream().filter(n -> n.contains("engram") || n.contains("Checkpoint")

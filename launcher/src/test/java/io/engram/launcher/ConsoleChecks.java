@@ -20,62 +20,33 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.Select;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 /**
  * The web console in a real headless Chromium (Debian's {@code chromium} and {@code chromium-driver}) against the
- * live product ({@link LiveFixture}): each page shows what the API says for the key's tenant and nothing of
+ * live product ({@link LiveProductViewsTest}): each page shows what the API says for the key's tenant and nothing of
  * another's, a memory's script markup stays text, and a forget from the page removes the record. With
  * {@code -Dengram.write-screenshots=true} it saves each page to docs/console/.
  */
-class ConsoleTest {
+abstract class ConsoleChecks {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Path SCREENSHOTS = Path.of(System.getProperty("engram.root", ".."), "docs", "console");
     private static final Duration PATIENCE = Duration.ofSeconds(120);
-    private static LiveFixture live;
-    private static ChromeDriver browser;
     private final HttpClient http = HttpClient.newHttpClient();
-
-    @BeforeAll
-    static void start() throws Exception {
-        live = LiveFixture.get();
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(System.getProperty("engram.chromium", "/usr/bin/chromium"));
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000");
-        browser = new ChromeDriver(new ChromeDriverService.Builder()
-                .usingDriverExecutable(new java.io.File(System.getProperty("engram.chromedriver", "/usr/bin/chromedriver")))
-                .build(), options);
-        // every fixture record searchable, and the simulations' cycles closed
-        Polling.await("acme's fixture memories listed", PATIENCE, () -> ids(ACME_LIST()).containsAll(
-                Set.of(memoryId("m-hazelnut"), memoryId("m-lesson"), memoryId("m-script"), memoryId("m-forget"))));
-        live.awaitSimulationsClosed();
-    }
-
-    @AfterAll
-    static void stop() {
-        if (browser != null) {
-            browser.quit();
-        }
-    }
 
     private static String memoryId(String memoryId) {
         return io.engram.store.RecordIds.memory(LiveFixture.ACME, memoryId);
     }
 
     private JsonNode call(String method, String path, String key, String tenant, JsonNode body) throws Exception {
-        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(live.product.apiUrl() + path))
+        HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(LiveProductViewsTest.live().product.apiUrl() + path))
                 .header("Authorization", "Bearer " + key)
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body.toString()));
         if (tenant != null) {
@@ -85,9 +56,9 @@ class ConsoleTest {
         return JSON.readTree(answer.body());
     }
 
-    private static JsonNode ACME_LIST() throws Exception {
-        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(live.product.apiUrl()
-                + "/v1/memories?limit=50")).header("Authorization", "Bearer " + live.key(LiveFixture.ACME)).build(),
+    private static JsonNode acmeListing() throws Exception {
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(LiveProductViewsTest.live().product.apiUrl()
+                + "/v1/memories?limit=50")).header("Authorization", "Bearer " + LiveProductViewsTest.live().key(LiveFixture.ACME)).build(),
                 HttpResponse.BodyHandlers.ofString());
         return JSON.readTree(answer.body());
     }
@@ -99,84 +70,84 @@ class ConsoleTest {
     }
 
     private void open(String key, String tenant, String page) {
-        browser.get(live.product.apiUrl() + "/console/#" + page);
-        browser.executeScript("sessionStorage.clear()");
-        browser.navigate().refresh();
-        WebElement keyField = browser.findElement(By.id("key"));
+        LiveProductViewsTest.browser().get(LiveProductViewsTest.live().product.apiUrl() + "/console/#" + page);
+        LiveProductViewsTest.browser().executeScript("sessionStorage.clear()");
+        LiveProductViewsTest.browser().navigate().refresh();
+        WebElement keyField = LiveProductViewsTest.browser().findElement(By.id("key"));
         keyField.clear();
         keyField.sendKeys(key);
         if (tenant != null) {
-            WebElement tenantField = browser.findElement(By.id("tenant"));
-            browser.executeScript("arguments[0].closest('label').hidden = false", tenantField);
+            WebElement tenantField = LiveProductViewsTest.browser().findElement(By.id("tenant"));
+            LiveProductViewsTest.browser().executeScript("arguments[0].closest('label').hidden = false", tenantField);
             tenantField.clear();
             tenantField.sendKeys(tenant);
         }
-        browser.findElement(By.cssSelector("#login button")).click();
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#login button")).click();
         wait(ExpectedConditions.textToBePresentInElementLocated(By.id("who"), tenant == null ? "tenant " : "operator, reading " + tenant));
         // the page named in the address opens (and loads once) when the key is accepted
         wait(ExpectedConditions.visibilityOfElementLocated(By.id("page-" + page)));
-        assertThat(browser.findElement(By.cssSelector("nav button.active")).getAttribute("data-page")).isEqualTo(page);
+        assertThat(LiveProductViewsTest.browser().findElement(By.cssSelector("nav button.active")).getAttribute("data-page")).isEqualTo(page);
     }
 
     private <T> T wait(org.openqa.selenium.support.ui.ExpectedCondition<T> condition) {
-        return new WebDriverWait(browser, PATIENCE).until(condition);
+        return new WebDriverWait(LiveProductViewsTest.browser(), PATIENCE).until(condition);
     }
 
     private void screenshot(String page) throws Exception {
         if (Boolean.getBoolean("engram.write-screenshots")) {
             Files.createDirectories(SCREENSHOTS);
-            Files.write(SCREENSHOTS.resolve(page + ".png"), browser.getScreenshotAs(OutputType.BYTES));
+            Files.write(SCREENSHOTS.resolve(page + ".png"), LiveProductViewsTest.browser().getScreenshotAs(OutputType.BYTES));
         }
     }
 
     @Test
     void theMemoriesListShowsWhatTheApiReturnsForTheTenantAndNothingOfAnother() throws Exception {
-        open(live.key(LiveFixture.ACME), null, "memories");
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
         wait(d -> d.findElements(By.cssSelector("#memories-table tbody tr")).size() >= 4);
         Set<String> shown = new TreeSet<>();
-        for (WebElement row : browser.findElements(By.cssSelector("#memories-table tbody tr"))) {
+        for (WebElement row : LiveProductViewsTest.browser().findElements(By.cssSelector("#memories-table tbody tr"))) {
             shown.add(row.getAttribute("data-id"));
         }
-        assertThat(shown).isEqualTo(ids(ACME_LIST()));
+        assertThat(shown).isEqualTo(ids(acmeListing()));
         assertThat(shown).noneMatch(id -> id.startsWith(LiveFixture.GLOBEX + "/"))
                 .allMatch(id -> id.startsWith(LiveFixture.ACME + "/") || id.startsWith("doc-"));
-        assertThat(browser.findElement(By.id("memories-table")).getText()).doesNotContain("Globex");
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("memories-table")).getText()).doesNotContain("Globex");
 
         // a memory derived from another opens with its provenance: the source record and its text
-        browser.findElement(By.cssSelector("#memories-table tr[data-id='" + memoryId("m-lesson") + "']")).click();
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#memories-table tr[data-id='" + memoryId("m-lesson") + "']")).click();
         wait(ExpectedConditions.textToBePresentInElementLocated(By.id("memory-sources"), "Ann is allergic to hazelnuts"));
-        assertThat(browser.findElement(By.id("memory-text")).getText())
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("memory-text")).getText())
                 .isEqualTo("Check every recipe for hazelnuts before suggesting it to Ann");
-        assertThat(browser.findElement(By.cssSelector("#memory-sources li")).getAttribute("data-id")).isEqualTo(memoryId("m-hazelnut"));
-        assertThat(browser.findElement(By.id("memory-fields")).getText()).contains("lesson").contains("generation\n1");
+        assertThat(LiveProductViewsTest.browser().findElement(By.cssSelector("#memory-sources li")).getAttribute("data-id")).isEqualTo(memoryId("m-hazelnut"));
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("memory-fields")).getText()).contains("lesson").contains("generation\n1");
         screenshot("memories");
     }
 
     @Test
     void aMemoryWhoseTextIsScriptMarkupRendersAsTextAndRunsNothing() throws Exception {
-        open(live.key(LiveFixture.ACME), null, "memories");
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
         WebElement cell = wait(ExpectedConditions.presenceOfElementLocated(
                 By.cssSelector("#memories-table tr[data-id='" + memoryId("m-script") + "'] td.text")));
         assertThat(cell.getAttribute("textContent")).isEqualTo(LiveFixture.SCRIPT_TEXT);
-        browser.findElement(By.cssSelector("#memories-table tr[data-id='" + memoryId("m-script") + "']")).click();
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#memories-table tr[data-id='" + memoryId("m-script") + "']")).click();
         wait(ExpectedConditions.textToBePresentInElementLocated(By.id("memory-text"), "<script>"));
-        assertThat(browser.findElement(By.id("memory-text")).getText()).isEqualTo(LiveFixture.SCRIPT_TEXT);
-        assertThat(browser.findElements(By.cssSelector("main script, main img"))).isEmpty();
-        assertThat(browser.executeScript("return window.engramPwned === undefined")).isEqualTo(true);
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("memory-text")).getText()).isEqualTo(LiveFixture.SCRIPT_TEXT);
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("main script, main img"))).isEmpty();
+        assertThat(LiveProductViewsTest.browser().executeScript("return window.engramPwned === undefined")).isEqualTo(true);
     }
 
     @Test
     void theContextPageShowsTheSameItemsAndReasonsAsTheApi() throws Exception {
-        open(live.key(LiveFixture.ACME), null, "context");
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "context");
         String query = "what should a dessert for Ann avoid?";
-        browser.findElement(By.id("context-query")).sendKeys(query);
-        browser.findElement(By.id("context-session")).sendKeys("s1");
-        WebElement budget = browser.findElement(By.id("context-budget"));
+        LiveProductViewsTest.browser().findElement(By.id("context-query")).sendKeys(query);
+        LiveProductViewsTest.browser().findElement(By.id("context-session")).sendKeys("s1");
+        WebElement budget = LiveProductViewsTest.browser().findElement(By.id("context-budget"));
         budget.clear();
         budget.sendKeys("400");
-        browser.findElement(By.cssSelector("#context-form button")).click();
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#context-form button")).click();
         wait(ExpectedConditions.visibilityOfElementLocated(By.id("context-result")));
-        JsonNode api = call("POST", "/v1/context", live.key(LiveFixture.ACME), null, JSON.createObjectNode()
+        JsonNode api = call("POST", "/v1/context", LiveProductViewsTest.live().key(LiveFixture.ACME), null, JSON.createObjectNode()
                 .put("query", query).put("session_id", "s1").put("budget_tokens", 400));
 
         // the page's request and this one were answered a moment apart, and scores decay with age: a reason's
@@ -185,7 +156,7 @@ class ConsoleTest {
         api.path("included").forEach(i -> expected.add(twoPlaces(i.path("section").asText() + " " + i.path("id").asText()
                 + " · " + i.path("type").asText() + " · " + i.path("tokens").asInt() + " tokens · " + i.path("reason").asText())));
         List<String> shown = new ArrayList<>();
-        for (WebElement item : browser.findElements(By.cssSelector("#context-sections .item"))) {
+        for (WebElement item : LiveProductViewsTest.browser().findElements(By.cssSelector("#context-sections .item"))) {
             String section = item.findElement(By.xpath("..")).getAttribute("data-section");
             shown.add(twoPlaces(section + " " + item.findElement(By.cssSelector(".meta")).getText()));
         }
@@ -194,33 +165,33 @@ class ConsoleTest {
         List<String> excludedApi = new ArrayList<>();
         api.path("excluded").forEach(e -> excludedApi.add(twoPlaces(e.path("id").asText() + " " + e.path("reason").asText())));
         List<String> excludedShown = new ArrayList<>();
-        for (WebElement row : browser.findElements(By.cssSelector("#context-excluded tbody tr"))) {
+        for (WebElement row : LiveProductViewsTest.browser().findElements(By.cssSelector("#context-excluded tbody tr"))) {
             List<WebElement> cells = row.findElements(By.tagName("td"));
             excludedShown.add(twoPlaces(cells.get(0).getText() + " " + cells.get(3).getText()));
         }
         assertThat(excludedShown).containsExactlyInAnyOrderElementsOf(excludedApi);
-        assertThat(browser.findElement(By.id("context-summary")).getText())
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("context-summary")).getText())
                 .startsWith(api.path("tokens_used").asInt() + " of 400 tokens");
         // the budget bar: one part per section, as wide as its share of the budget
-        double barWidth = browser.findElement(By.id("budget-bar")).getSize().getWidth();
+        double barWidth = LiveProductViewsTest.browser().findElement(By.id("budget-bar")).getSize().getWidth();
         double partsWidth = 0;
-        for (WebElement part : browser.findElements(By.cssSelector("#budget-bar span"))) {
+        for (WebElement part : LiveProductViewsTest.browser().findElements(By.cssSelector("#budget-bar span"))) {
             partsWidth += part.getSize().getWidth();
         }
         assertThat(partsWidth / barWidth).isCloseTo(api.path("tokens_used").asDouble() / 400, org.assertj.core.data.Offset.offset(0.02));
-        assertThat(browser.findElement(By.id("context-prompt")).getText()).isEqualTo(api.path("prompt").asText().strip());
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("context-prompt")).getText()).isEqualTo(api.path("prompt").asText().strip());
         screenshot("context");
     }
 
     @Test
     void theHealthChartsHaveOnePointPerCycleRowAndMarkTheFiredAlerts() throws Exception {
         List<String[]> rows = cycleRows("sim-collapse");
-        open(live.operatorKey(), "sim-collapse", "health");
+        open(LiveProductViewsTest.live().operatorKey(), "sim-collapse", "health");
         wait(d -> d.findElements(By.cssSelector("circle.point[data-series='store_total']")).size() == rows.size());
         for (String series : List.of("store_total", "distinct_content_ratio", "mean_bigram_diversity", "mean_recall",
                 "mean_ndcg", "mean_mrr", "accepted_actions")) {
             List<String> cycles = new ArrayList<>();
-            for (WebElement p : browser.findElements(By.cssSelector("circle.point[data-series='" + series + "']"))) {
+            for (WebElement p : LiveProductViewsTest.browser().findElements(By.cssSelector("circle.point[data-series='" + series + "']"))) {
                 cycles.add(p.getAttribute("data-cycle"));
             }
             assertThat(cycles).as(series).containsExactlyElementsOf(rows.stream().map(r -> r[0]).toList());
@@ -229,27 +200,27 @@ class ConsoleTest {
         rows.stream().filter(r -> !r[1].equals("[]")).forEach(r -> alerted.add(r[0]));
         assertThat(alerted).isNotEmpty();
         Set<String> marked = new TreeSet<>();
-        for (WebElement chart : browser.findElements(By.cssSelector("#health-charts svg"))) {
+        for (WebElement chart : LiveProductViewsTest.browser().findElements(By.cssSelector("#health-charts svg"))) {
             Set<String> here = new TreeSet<>();
             chart.findElements(By.cssSelector("circle.alert")).forEach(a -> here.add(a.getAttribute("data-cycle")));
             assertThat(here).as(chart.getAttribute("data-chart")).isEqualTo(alerted);
             marked.addAll(here);
         }
         assertThat(marked).isEqualTo(alerted);
-        assertThat(browser.findElements(By.cssSelector("polyline.threshold[data-threshold='recall_floor']"))).hasSize(1);
-        assertThat(browser.findElements(By.cssSelector("#health-alerts tbody tr"))).hasSize(alerted.size());
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("polyline.threshold[data-threshold='recall_floor']"))).hasSize(1);
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("#health-alerts tbody tr"))).hasSize(alerted.size());
         screenshot("health");
     }
 
     @Test
     void theRejectsPageShowsWhereEachCameFromAndItsBytesAsText() throws Exception {
-        open(live.key(LiveFixture.ACME), null, "rejects");
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "rejects");
         WebElement group = wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector(".group[data-reason='schema_violation']")));
         List<WebElement> cells = group.findElements(By.cssSelector("tbody tr td"));
-        assertThat(cells.get(1).getText()).isEqualTo(live.acmeRejectAt);
-        assertThat(cells.get(3).getAttribute("textContent")).isEqualTo(new String(live.acmeRejectBytes, StandardCharsets.US_ASCII));
+        assertThat(cells.get(1).getText()).isEqualTo(LiveProductViewsTest.live().acmeRejectAt);
+        assertThat(cells.get(3).getAttribute("textContent")).isEqualTo(new String(LiveProductViewsTest.live().acmeRejectBytes, StandardCharsets.US_ASCII));
         // the tenant sees its own rejects only: the other malformed record named no tenant
-        assertThat(browser.findElements(By.cssSelector(".group"))).hasSize(1);
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector(".group"))).hasSize(1);
         screenshot("rejects");
     }
 
@@ -257,31 +228,31 @@ class ConsoleTest {
     void aForgetFromThePageRemovesTheRecord() throws Exception {
         String id = memoryId("m-forget");
         String path = "/v1/memories/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8);
-        assertThat(call("GET", path, live.key(LiveFixture.ACME), null, null).path("id").asText()).isEqualTo(id);
-        open(live.key(LiveFixture.ACME), null, "forget");
-        new Select(browser.findElement(By.id("forget-scope"))).selectByValue("memories");
-        browser.findElement(By.id("forget-target")).sendKeys(id);
-        browser.findElement(By.cssSelector("#forget-form button")).click();
+        assertThat(call("GET", path, LiveProductViewsTest.live().key(LiveFixture.ACME), null, null).path("id").asText()).isEqualTo(id);
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "forget");
+        new Select(LiveProductViewsTest.browser().findElement(By.id("forget-scope"))).selectByValue("memories");
+        LiveProductViewsTest.browser().findElement(By.id("forget-target")).sendKeys(id);
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#forget-form button")).click();
         wait(ExpectedConditions.alertIsPresent()).accept();
         wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#forget-progress li[data-status='done']")));
-        assertThat(browser.findElement(By.cssSelector("#forget-progress li")).getText()).endsWith("done, 1 records removed");
-        assertThat(call("GET", path, live.key(LiveFixture.ACME), null, null).path("error").path("code").asText())
+        assertThat(LiveProductViewsTest.browser().findElement(By.cssSelector("#forget-progress li")).getText()).endsWith("done, 1 records removed");
+        assertThat(call("GET", path, LiveProductViewsTest.live().key(LiveFixture.ACME), null, null).path("error").path("code").asText())
                 .isEqualTo("not_found");
         screenshot("forget");
     }
 
     @Test
     void anOperatorKeyReadsEveryTenantAndForgetsNothing() throws Exception {
-        JsonNode tenants = call("GET", "/v1/tenants", live.operatorKey(), null, null);
+        JsonNode tenants = call("GET", "/v1/tenants", LiveProductViewsTest.live().operatorKey(), null, null);
         assertThat(tenants.path("operator").asBoolean()).isTrue();
         assertThat(tenants.path("tenants").toString()).contains("sim-collapse", "sim-churn");
-        assertThat(call("GET", "/v1/memories?limit=5", live.operatorKey(), LiveFixture.GLOBEX, null).path("records").get(0)
+        assertThat(call("GET", "/v1/memories?limit=5", LiveProductViewsTest.live().operatorKey(), LiveFixture.GLOBEX, null).path("records").get(0)
                 .path("text").asText()).isEqualTo("Globex's launch date is the third of March");
         assertThat(call("DELETE", "/v1/memories/" + java.net.URLEncoder.encode(memoryId("m-hazelnut"), StandardCharsets.UTF_8),
-                live.operatorKey(), LiveFixture.ACME, null)
+                LiveProductViewsTest.live().operatorKey(), LiveFixture.ACME, null)
                 .path("error").path("code").asText()).isEqualTo("forbidden");
         // a tenant key may not name another tenant
-        assertThat(call("GET", "/v1/memories?limit=5", live.key(LiveFixture.ACME), LiveFixture.GLOBEX, null)
+        assertThat(call("GET", "/v1/memories?limit=5", LiveProductViewsTest.live().key(LiveFixture.ACME), LiveFixture.GLOBEX, null)
                 .path("error").path("code").asText()).isEqualTo("forbidden");
     }
 
@@ -294,7 +265,7 @@ class ConsoleTest {
     /** The tenant's cycle rows, oldest first: cycle id and alerts_json. */
     private static List<String[]> cycleRows(String tenant) throws Exception {
         List<String[]> rows = new ArrayList<>();
-        try (Connection c = DriverManager.getConnection(live.product.pipeline().getProperty("postgres.url"), "postgres", "");
+        try (Connection c = DriverManager.getConnection(LiveProductViewsTest.live().product.pipeline().getProperty("postgres.url"), "postgres", "");
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT cycle_id, alerts_json FROM cycle_metrics WHERE tenant_id = '" + tenant
                      + "' ORDER BY ts, cycle_id")) {

@@ -1,0 +1,69 @@
+package io.engram.launcher;
+
+import java.io.File;
+import java.time.Duration;
+import java.util.Set;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Nested;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+
+/**
+ * What people look at, against one live embedded product ({@link LiveFixture}: what {@code ./engram up} runs,
+ * with every fixture record sent at start) that lives exactly as long as these tests: what an operator watches
+ * ({@link MonitoringChecks}) and the web console in a headless Chromium ({@link ConsoleChecks}).
+ */
+class LiveProductViewsTest {
+
+    private static LiveFixture live;
+    private static ChromeDriver browser;
+
+    @BeforeAll
+    static void start() throws Exception {
+        live = LiveFixture.start();
+        // every fixture record searchable, and the simulations' cycles all closed, so what tests read holds still
+        Polling.await("acme's fixture memories listed", Duration.ofSeconds(120), () -> live.listsMemories(LiveFixture.ACME,
+                Set.of("m-hazelnut", "m-lesson", "m-script", "m-forget")));
+        live.awaitSimulationsClosed();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (browser != null) {
+                browser.quit();
+            }
+        } finally {
+            if (live != null) {
+                live.product.close();
+            }
+        }
+    }
+
+    static LiveFixture live() {
+        return live;
+    }
+
+    /** Debian's chromium through its chromedriver, headless, started by the first test that needs it. */
+    static synchronized ChromeDriver browser() {
+        if (browser == null) {
+            ChromeOptions options = new ChromeOptions();
+            options.setBinary(System.getProperty("engram.chromium", "/usr/bin/chromium"));
+            options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000");
+            browser = new ChromeDriver(new ChromeDriverService.Builder()
+                    .usingDriverExecutable(new File(System.getProperty("engram.chromedriver", "/usr/bin/chromedriver")))
+                    .build(), options);
+        }
+        return browser;
+    }
+
+    @Nested
+    class Monitoring extends MonitoringChecks {
+    }
+
+    @Nested
+    class Console extends ConsoleChecks {
+    }
+}
