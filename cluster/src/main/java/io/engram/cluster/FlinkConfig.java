@@ -26,6 +26,9 @@ final class FlinkConfig {
         s.put("taskmanager.memory.process.size", "2048m");
         s.put("taskmanager.memory.managed.fraction", "0.2");
         s.put("taskmanager.numberOfTaskSlots", String.valueOf(slots));
+        // each TaskManager's working directory (its copies of job jars, local state) under the home too: in /tmp, a
+        // TaskManager killed before it cleaned up left its jars there, and a reused resource id found them all
+        s.put("process.taskmanager.working-dir", home.resolve("taskmanagers").toString());
         // state: RocksDB, incremental checkpoints and savepoints under the cluster's home
         s.put("state.backend.type", "rocksdb");
         s.put("execution.checkpointing.incremental", "true");

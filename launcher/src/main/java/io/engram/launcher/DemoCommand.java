@@ -90,7 +90,9 @@ final class DemoCommand implements Callable<Integer> {
         long started = System.nanoTime();
         out.println("[demo] starting Kafka, PostgreSQL and OpenSearch ...");
         out.flush();
-        try (EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
+        // with --serve, the JVM waits at exit until the servers below are stopped (PostgreSQL is a child process)
+        try (UntilStopped untilStopped = serve ? new UntilStopped("engram-demo") : null;
+             EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
                 Optional.empty()), (service, address) -> {
                     out.println("[demo]   " + service.name().toLowerCase(Locale.ROOT) + " ready at " + address);
                     out.flush();
@@ -125,7 +127,7 @@ final class DemoCommand implements Callable<Integer> {
             }
             out.println();
             if (serve) {
-                serveUntilStopped(out, p, keys);
+                serveUntilStopped(out, p, keys, untilStopped);
             } else {
                 out.println("[demo] to look at it in the web console: ./engram demo --serve; to keep the product"
                         + " running and write to it yourself: ./engram up");
@@ -137,9 +139,9 @@ final class DemoCommand implements Callable<Integer> {
     }
 
     /** The memory service over the demo's data, with its console, until the JVM is asked to stop. */
-    private void serveUntilStopped(PrintWriter out, Properties p, Map<String, String> keys) throws Exception {
-        try (UntilStopped untilStopped = new UntilStopped("engram-demo");
-             MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port),
+    private void serveUntilStopped(PrintWriter out, Properties p, Map<String, String> keys, UntilStopped untilStopped)
+            throws Exception {
+        try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port),
                 ApiKeys.of(keys))) {
             out.println("[demo] serving the demo's data until Ctrl-C");
             out.println("api: http://127.0.0.1:" + api.port());
