@@ -113,8 +113,8 @@ final class StatusCommand implements Callable<Integer> {
                         + " failed so far");
             }
             JsonNode details = flink.job(id);
-            String source = vertex(details, "Source: " + EngramPipeline.SOURCE_NAME);
-            String writer = vertex(details, EngramPipeline.WRITER_NAME);
+            String source = withMetrics(flink, id, vertex(details, "Source: " + EngramPipeline.SOURCE_NAME));
+            String writer = withMetrics(flink, id, vertex(details, EngramPipeline.WRITER_NAME));
             String sourceId = metricId("Source: " + EngramPipeline.SOURCE_NAME);
             String writerId = metricId(EngramPipeline.WRITER_NAME);
             OptionalDouble in = metric(flink, id, source, sourceId + ".numRecordsOutPerSecond", "sum");
@@ -144,10 +144,14 @@ final class StatusCommand implements Callable<Integer> {
         return job == null && !jobs.isEmpty() ? jobs.get(0) : null;
     }
 
+    /** The vertex once the JobManager has its metrics (waited for once per vertex), or null. */
+    private static String withMetrics(FlinkRest flink, String job, String vertex) throws IOException, InterruptedException {
+        return vertex != null && flink.awaitVertexMetrics(job, vertex, METRICS_FETCHED) ? vertex : null;
+    }
+
     private static OptionalDouble metric(FlinkRest flink, String job, String vertex, String metricId, String aggregation)
             throws IOException, InterruptedException {
-        return vertex == null || !flink.awaitVertexMetrics(job, vertex, METRICS_FETCHED)
-                ? OptionalDouble.empty() : flink.vertexMetric(job, vertex, metricId, aggregation);
+        return vertex == null ? OptionalDouble.empty() : flink.vertexMetric(job, vertex, metricId, aggregation);
     }
 
     /** How Flink's REST API names an operator in metric ids. */

@@ -59,6 +59,17 @@ class LiveProductViewsTest {
         return browser;
     }
 
+    /** The product the checks look at is whole: the service finds OpenSearch, Kafka and PostgreSQL. */
+    @org.junit.jupiter.api.Test
+    void theLiveProductIsReady() throws Exception {
+        java.net.http.HttpResponse<String> ready = java.net.http.HttpClient.newHttpClient().send(
+                java.net.http.HttpRequest.newBuilder(java.net.URI.create(live.product.apiUrl() + "/readyz")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        org.assertj.core.api.Assertions.assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+        org.assertj.core.api.Assertions.assertThat(ready.body()).contains("\"opensearch\":\"ok\"", "\"kafka\":\"ok\"",
+                "\"postgres\":\"ok\"");
+    }
+
     @Nested
     class Monitoring extends MonitoringChecks {
     }
