@@ -19,7 +19,8 @@ import org.junit.jupiter.api.Test;
  */
 class LabelledSentencesTest {
 
-    record Labelled(String label, String half, String source, String sentence) {
+    /** One labelled sentence; {@code half} and {@code section} are empty where the set has no such column. */
+    record Labelled(String label, String half, String source, String section, String sentence) {
     }
 
     /** A lexer's confusion counts on a set, and what it got wrong. */
@@ -74,10 +75,13 @@ class LabelledSentencesTest {
         return new Score(tp, fp, fn, tn, modalityRight, misses);
     }
 
-    private static Score scoreAndPrint(String name, List<Labelled> set) {
+    /** Scores and prints the counts, and each miss unless the set is one only judged on (reading them is tuning). */
+    private static Score scoreAndPrint(String name, List<Labelled> set, boolean printMisses) {
         Score s = score(new DeonticLexer(), set);
         System.out.println("deontic lexer on " + s.report(name));
-        s.misses().forEach(m -> System.out.println("  " + m));
+        if (printMisses) {
+            s.misses().forEach(m -> System.out.println("  " + m));
+        }
         return s;
     }
 
@@ -85,7 +89,7 @@ class LabelledSentencesTest {
     void lexerFindsRulesWithPrecisionAndRecallAbove90PercentOnTheSetItWasExtendedOn() throws Exception {
         List<Labelled> set = load("/deontic/labelled-sentences.tsv");
         assertThat(set).hasSizeGreaterThanOrEqualTo(150);
-        Score s = scoreAndPrint("labelled-sentences.tsv", set);
+        Score s = scoreAndPrint("labelled-sentences.tsv", set, true);
         assertThat(s.precision()).isGreaterThanOrEqualTo(0.9);
         assertThat(s.recall()).isGreaterThanOrEqualTo(0.9);
         assertThat(s.modalityAccuracy()).isGreaterThanOrEqualTo(0.9);
@@ -97,8 +101,8 @@ class LabelledSentencesTest {
         assertThat(set).hasSizeGreaterThanOrEqualTo(300);
         assertThat(set.stream().map(Labelled::source).distinct()).hasSizeGreaterThanOrEqualTo(20);
         Predicate<Labelled> heldOut = l -> l.half().equals("held-out");
-        scoreAndPrint("unseen-sentences.tsv dev half", set.stream().filter(heldOut.negate()).toList());
-        Score held = scoreAndPrint("unseen-sentences.tsv held-out half", set.stream().filter(heldOut).toList());
+        scoreAndPrint("unseen-sentences.tsv dev half", set.stream().filter(heldOut.negate()).toList(), true);
+        Score held = scoreAndPrint("unseen-sentences.tsv held-out half", set.stream().filter(heldOut).toList(), true);
         // Issue 26 asks for 0.95 on each; the lexer stands at precision 0.878, recall 0.828, modality 0.986 (before
         // the issue: 0.885, 0.621, 0.963). These floors keep what was gained; docs/benchmarks.md says what is left.
         assertThat(held.precision()).isGreaterThanOrEqualTo(0.87);
@@ -106,26 +110,43 @@ class LabelledSentencesTest {
         assertThat(held.modalityAccuracy()).isGreaterThanOrEqualTo(0.95);
     }
 
-    /** A set: label, [half,] source, sentence per line; # comments and a header line. */
+    @Test
+    void lexerOnTheHeldOutSet() throws Exception {
+        List<Labelled> set = load("/deontic/held-out-sentences.tsv");
+        assertThat(set).hasSize(180);
+        assertThat(set.stream().map(Labelled::source).distinct()).hasSize(10);
+        scoreAndPrint("held-out-sentences.tsv", set, false);
+    }
+
+    /**
+     * A set: a header line names its columns (label, source, sentence, and optionally half and section), one
+     * sentence per line; # comments.
+     */
     static List<Labelled> load(String resource) throws Exception {
         List<Labelled> set = new ArrayList<>();
         try (BufferedReader in = new BufferedReader(new InputStreamReader(Objects.requireNonNull(
                 LabelledSentencesTest.class.getResourceAsStream(resource)), StandardCharsets.UTF_8))) {
             String line;
-            boolean header = true;
+            List<String> columns = null;
             while ((line = in.readLine()) != null) {
                 if (line.startsWith("#")) {
                     continue;
                 }
-                if (header) {
-                    header = false;
+                String[] parts = line.split("\t");
+                if (columns == null) {
+                    columns = List.of(parts);
                     continue;
                 }
-                String[] parts = line.split("\t");
-                set.add(parts.length == 4 ? new Labelled(parts[0], parts[1], parts[2], parts[3])
-                        : new Labelled(parts[0], "", parts[1], parts[2]));
+                set.add(new Labelled(parts[columns.indexOf("label")], column(columns, parts, "half"),
+                        parts[columns.indexOf("source")], column(columns, parts, "section"),
+                        parts[columns.indexOf("sentence")]));
             }
         }
         return set;
+    }
+
+    private static String column(List<String> columns, String[] parts, String name) {
+        int i = columns.indexOf(name);
+        return i < 0 ? "" : parts[i];
     }
 }
