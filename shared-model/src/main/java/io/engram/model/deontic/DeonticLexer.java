@@ -9,7 +9,10 @@ import java.util.List;
  * benchmark"), sentence-initial imperatives — a closed list of verbs, and any word that can be a base-form verb
  * followed by what an object starts with ("Spawn a coding agent") — identity and role instructions ("You are a
  * …", "You are Oracle — …", "I am C-3PO, …"), labelled rules ("FORBIDDEN: …"), terse norms ("No filler."),
- * escalation lines ("… → Seraph") and their Chinese counterparts ("你必须", "不要", "你是").
+ * escalation lines ("… → Seraph") and their Chinese counterparts ("你必须", "不要", "你是"). Given the
+ * {@link SectionKind} of the headings above the text, it also reads a rule list's present-tense conventions
+ * ("Errors use {@code anyhow::Result}.", "Line length: 120 chars maximum") and a prohibition list's
+ * instructions ("## Never" … "Edit generated files") as rules.
  *
  * <p>What is not a rule: a modal whose subject is other people ("Reviewers must approve"), "you can"/"you may"
  * in the middle of a sentence ("a script you can run"), anything inside the leading subordinate clause of a
@@ -24,7 +27,7 @@ public final class DeonticLexer {
 
     private static final WordSet FILLERS = new WordSet(
             "please", "also", "then", "and", "so", "but", "just", "first", "finally", "next", "now",
-            "instead", "additionally", "otherwise", "again", "still");
+            "instead", "additionally", "otherwise", "again", "still", "simply");
     private static final WordSet SUBORDINATORS = new WordSet(
             "if", "when", "whenever", "before", "after", "once", "unless", "while", "where", "wherever",
             "for", "in", "on", "to", "during", "since", "because", "as", "although", "though", "until",
@@ -84,25 +87,53 @@ public final class DeonticLexer {
     private static final WordSet NOUN_SIGNALS = new WordSet(
             "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "could", "should", "must",
             "may", "might", "does", "did", "of", "'s", "lives", "live", "goes", "runs", "uses", "means");
+    /**
+     * How a persona does its work, in the second person: "You work directly", "You delegate … to coding agents".
+     * Verbs of perceiving or knowing ("You see what others miss", "You understand …") characterise, and are not here.
+     */
+    private static final WordSet WORKING_VERBS = new WordSet(
+            "work", "delegate", "assist", "explain", "produce", "escalate", "report", "route", "respond", "reply",
+            "answer", "review", "verify", "handle", "own", "write");
+    /** Verbs of a convention stated in the present tense under a rule heading: "Errors use …", "PRs include …". */
+    private static final WordSet CONVENTION_VERBS = new WordSet(
+            "use", "uses", "include", "includes", "require", "requires", "implement", "implements", "follow",
+            "follows", "need", "needs", "go", "goes", "belong", "belongs", "live", "lives", "start", "starts", "end",
+            "ends", "extend", "extends", "return", "returns", "match", "matches", "mirror", "mirrors", "stay", "stays");
+    /** Words a convention's subject does not start with: it names a kind of thing ("Errors", "New features"). */
+    private static final WordSet NOT_CONVENTION_SUBJECTS = new WordSet(
+            "the", "this", "that", "these", "those", "it", "its", "we", "i", "they", "he", "she", "there", "here",
+            "a", "an", "our", "my", "if", "when", "while", "what", "which", "who", "how", "why", "one", "some", "most");
+    /** Labels whose text explains rather than prescribes ("Rationale: …", "Example: …"). */
+    private static final WordSet EXPLAINING_LABELS = new WordSet(
+            "rationale", "explanation", "note", "notes", "example", "examples", "why", "reason", "reasons",
+            "background", "context", "see", "benefit", "benefits", "tip", "tips", "hint", "summary", "description",
+            "result", "results", "status");
+    /** The most tokens of a convention's value after its label: "120 chars maximum", "oxfmt (via `pnpm fix`)". */
+    private static final int CONVENTION_VALUE_WORDS = 8;
+    /** Words opening an embedded clause: a modal right after its subject there is not the sentence's. */
+    private static final WordSet EMBEDDING_WORDS = new WordSet(
+            "where", "wherever", "when", "whenever", "as", "how", "what", "whatever");
+    /** Copulas: a label's value that is a statement about something describes ("IMPORTANT: The file is …"). */
+    private static final WordSet COPULAS = new WordSet("is", "are", "was", "were", "isn't", "aren't");
     private static final WordSet IMPERATIVE_VERBS = new WordSet(
-            "add", "adhere", "analyse", "append", "analyze", "annotate", "answer", "apply", "ask", "assess", "assume",
-            "attach", "author", "build", "bump", "call", "change", "check", "choose", "cite", "clarify", "classify", "clean",
+            "add", "adhere", "aim", "analyse", "append", "analyze", "annotate", "answer", "apply", "ask", "assess", "assume",
+            "attach", "author", "build", "bump", "call", "celebrate", "change", "check", "choose", "cite", "clarify", "classify", "clean",
             "close", "collect", "comment", "commit", "communicate", "compare", "confirm", "consider", "consult",
-            "continue", "coordinate", "copy", "create", "decide", "declare", "define", "delegate", "delete",
+            "continue", "coordinate", "copy", "create", "cut", "decide", "declare", "define", "delegate", "delete",
             "deploy", "describe", "determine", "disable", "document", "double-check", "draft", "drop", "edit", "emit",
             "enable", "ensure", "escalate", "evaluate", "explain", "export", "extend", "favor", "favour",
             "fetch", "fill", "find", "fix", "flag", "focus", "follow", "format", "gather", "give", "go",
             "handle", "help", "identify", "ignore", "implement", "import", "include", "inform", "inspect", "install", "introduce",
             "invoke", "judge",
             "investigate", "keep", "label", "leave", "let", "limit", "link", "load", "look", "maintain",
-            "mark", "mention", "merge", "minimize", "minimise", "mirror", "move", "note", "notify", "open", "pass", "perform",
+            "mark", "memorize", "memorise", "mention", "merge", "minimize", "minimise", "mirror", "move", "name", "note", "notify", "open", "pass", "perform",
             "pin", "place", "plan", "prefix", "prepare", "preserve", "prioritize", "prioritise", "produce", "protect",
             "provide", "publish", "pull", "push", "put", "quote", "raise", "read", "rebase", "rebuild",
             "record", "redact", "reduce", "refactor", "refer", "reference", "refuse", "regenerate", "reject",
             "re-read", "rely", "remove", "rename", "repeat", "reply", "report", "reproduce", "request", "rerun",
             "re-run", "reserve", "resolve", "respect", "respond", "restart", "restrict", "return", "reuse", "review",
-            "rewrite", "run", "save", "say", "search", "seek", "select", "send", "set", "share", "show",
-            "skip", "sort", "speak", "specify", "split", "squash", "stage", "start", "state", "stay",
+            "rewrite", "run", "save", "say", "search", "see", "seek", "select", "send", "set", "share", "show",
+            "skip", "sort", "spawn", "speak", "specify", "split", "squash", "stage", "start", "state", "stay",
             "stick", "stop", "store", "structure", "submit", "suggest", "summarize", "summarise", "supply",
             "surface", "switch", "take", "target", "tell", "think", "treat", "trust", "try", "type",
             "update", "upgrade", "use", "utilize", "validate", "verify", "wait", "warn", "watch", "work", "wrap", "write");
@@ -142,12 +173,17 @@ public final class DeonticLexer {
     private static final int MAX_ACTION_CHARS = 200;
     private static final String TRAILING_PUNCTUATION = ",;:-\u2014()\"'";
 
-    /** The rules in {@code text}, in order of appearance. */
+    /** The rules in {@code text}, in order of appearance, read without the headings above it. */
     public List<Rule> rules(CharSequence text) {
+        return rules(text, SectionKind.PLAIN);
+    }
+
+    /** The rules in {@code text}, in order of appearance, read under headings of the given kind. */
+    public List<Rule> rules(CharSequence text, SectionKind section) {
         Scan scan = SCANS.get();
         // the rules of this call only: the reused scanner holds nothing a failed call could leave behind
         List<Rule> found = new ArrayList<>(2);
-        scan.reset(text, found);
+        scan.reset(text, found, section);
         scan.run();
         return found.isEmpty() ? List.of() : List.copyOf(found);
     }
@@ -178,10 +214,16 @@ public final class DeonticLexer {
         private char boundary;
         /** The previous clause was a rule label ("Never:", "FORBIDDEN:"): this one is a rule of that modality. */
         private Modality labelled;
+        /** The previous clause was a short label opening a sentence ("Line length:"): this one is its value. */
+        private boolean labelValue;
+        /** Where the rules of the previous clause start in {@link #rules}. */
+        private int previousClauseRules;
+        private SectionKind section;
 
         /** Copies the text into the reused buffer: the scan reads an array instead of calling charAt. */
-        void reset(CharSequence input, List<Rule> into) {
+        void reset(CharSequence input, List<Rule> into, SectionKind kind) {
             rules = into;
+            section = kind;
             String s = input.toString();
             length = s.length();
             if (text.length < length) {
@@ -204,24 +246,45 @@ public final class DeonticLexer {
             return in(OBLIGING_LABELS, count - 1) ? Modality.OBLIGATORY : null;
         }
 
+        /** Whether the clause just scanned, opening a sentence, is a label of one to four words before a colon. */
+        private boolean valueLabel(char openedAfter) {
+            if (boundary != ':' || count == 0 || count > 4 || in(EXPLAINING_LABELS, 0)
+                    || !(openedAfter == 0 || openedAfter == '.' || openedAfter == '!' || openedAfter == '?'
+                    || openedAfter == '\n')) {
+                return false;
+            }
+            for (int t = 0; t < count; t++) {
+                if (types[t] != WORD) {
+                    return false;
+                }
+            }
+            return true;
+        }
+
         void run() {
             int pos = 0;
             labelled = null;
+            char openedAfter = 0; // the boundary before the clause just scanned (0: the text's start)
             while (pos < length) {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
                 Modality label = boundary == ':' ? ruleLabel() : null;
+                boolean value = count > 0 && valueLabel(openedAfter);
+                openedAfter = count > 0 ? boundary : openedAfter;
                 pos = nextClause(pos);
                 labelled = label;
+                labelValue = value;
                 definesCode = afterCodeTerm;
                 onlyCode = count > 0;
                 for (int t = 0; t < count && onlyCode; t++) {
                     onlyCode = types[t] == CODE;
                 }
+                int clauseRules = rules.size();
                 if (hasHan) {
                     evaluateChinese();
                 } else if (count > 0) {
                     evaluate();
                 }
+                previousClauseRules = clauseRules;
             }
         }
 
@@ -392,8 +455,22 @@ public final class DeonticLexer {
             if (definesCode) {
                 return;
             }
+            if (section == SectionKind.COMMANDS && labelValue && types[0] == CODE) {
+                // "**Run all checks**: `pre-commit run --all-files`" under "Development Commands" names a command
+                rules.subList(previousClauseRules, rules.size()).clear();
+                return;
+            }
             int before = rules.size();
             evaluateClause();
+            if (section == SectionKind.PROHIBITIONS) {
+                // "## Never" … "- Edit generated files": the instruction names what not to do
+                for (int r = before; r < rules.size(); r++) {
+                    Rule rule = rules.get(r);
+                    if (rule.modality() == Modality.OBLIGATORY && rule.trigger().equals("imperative")) {
+                        rules.set(r, new Rule(Modality.FORBIDDEN, rule.action(), "prohibition heading"));
+                    }
+                }
+            }
             if (labelled != null) {
                 if (rules.size() == before) {
                     add(labelled, 0, "label");
@@ -447,6 +524,51 @@ public final class DeonticLexer {
             }
             if (rules.size() == clauseRules) {
                 matchRouting(i);
+            }
+            if (rules.size() == clauseRules) {
+                matchParenthetical(i);
+            }
+            if (rules.size() == clauseRules && (section == SectionKind.RULES || section == SectionKind.PROHIBITIONS)) {
+                matchConvention(i);
+            }
+        }
+
+        /** "**Lock file**: `uv.lock` (commit this file)": an instruction in parentheses ("(see …)" only refers). */
+        private void matchParenthetical(int i) {
+            for (int t = i + 1; t + 1 < count; t++) {
+                if (markBefore(t, '(') && in(IMPERATIVE_VERBS, t) && !is(t, "see")) {
+                    add(Modality.OBLIGATORY, t, "parenthetical");
+                    return;
+                }
+            }
+        }
+
+        /**
+         * Under a rule heading, a convention in the present tense: a label's value ("Line length: 120 chars
+         * maximum", not a command: "Installation: `uv add`", nor a statement: "IMPORTANT: The file is …"), or a
+         * kind of thing and what it does ("Errors use `anyhow::Result`", "New features require tests").
+         */
+        private void matchConvention(int i) {
+            if (labelValue) {
+                // a convention's value is terse; a long one defines its label ("Editorial: Terminology, spelling, …");
+                // a label that is itself an instruction ("Quote style: …" is not one, but "Run checks: …" is) was read
+                if (rules.size() == previousClauseRules && !onlyCode && count - i <= CONVENTION_VALUE_WORDS && !in(NOT_CONVENTION_SUBJECTS, i)
+                        && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
+                    add(Modality.OBLIGATORY, i, "convention");
+                }
+                return;
+            }
+            if (in(NOT_CONVENTION_SUBJECTS, i)) {
+                return;
+            }
+            for (int k = i + 1; k < count && k <= i + 3; k++) {
+                if (types[k - 1] != WORD) {
+                    return;
+                }
+                if (in(CONVENTION_VERBS, k) && k + 1 < count) {
+                    add(Modality.OBLIGATORY, i, "convention");
+                    return;
+                }
             }
         }
 
@@ -512,6 +634,9 @@ public final class DeonticLexer {
                 if (types[k] != WORD) {
                     continue;
                 }
+                if (k - 2 > i && in(EMBEDDING_WORDS, k - 2)) {
+                    continue; // "The data just appears where it should": the modal belongs to an embedded clause
+                }
                 if (in(OBLIGATION_MODALS, k) || in(NEGATED_OBLIGATION_MODALS, k)
                         || (is(k, "required") || is(k, "mandatory")) && Character.isLowerCase(text[starts[k]])) {
                     if (in(PEOPLE, i) || in(PEOPLE, k - 1)) {
@@ -537,9 +662,9 @@ public final class DeonticLexer {
         private void matchClauseStart(int w) {
             if (isYou(w)) {
                 matchYou(w, true);
-            } else if (is(w, "always")) {
+            } else if (is(w, "always") && !thirdPerson(w + 1)) {
                 add(Modality.OBLIGATORY, w + 1, "always");
-            } else if (is(w, "never")) {
+            } else if (is(w, "never") && !thirdPerson(w + 1)) {
                 add(Modality.FORBIDDEN, w + 1, "never");
             } else if (is(w, "do") && is(w + 1, "not")) {
                 add(Modality.FORBIDDEN, w + 2, "do not");
@@ -555,6 +680,12 @@ public final class DeonticLexer {
                 add(Modality.OBLIGATORY, w, "act as");
             } else if (is(w, "your") && (in(ROLE_NOUNS, w + 1) || in(ROLE_NOUNS, w + 2))) {
                 add(Modality.OBLIGATORY, w, "your role");
+            } else if (is(w, "feel") && is(w + 1, "free") && is(w + 2, "to")) {
+                add(Modality.PERMITTED, w + 3, "feel free to");
+            } else if (is(w, "the") && in(ROLE_NOUNS, w + 1) && is(w + 2, "is") && is(w + 3, "to")) {
+                add(Modality.OBLIGATORY, w + 4, "the " + lower(w + 1) + " is to"); // "The goal is to have tests that …"
+            } else if (is(w, "time") && is(w + 1, "to") && w + 2 < count) {
+                add(Modality.OBLIGATORY, w + 2, "time to"); // "Time to figure out who you are"
             } else if (is(w, "remember") && is(w + 1, "to")) {
                 add(Modality.OBLIGATORY, w + 2, "remember to");
             } else if (is(w, "be") && w + 1 < count) {
@@ -578,6 +709,15 @@ public final class DeonticLexer {
                     && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             }
+        }
+
+        /** "… — never runs user code —": a verb in the third person describes its subject; "Never run …" instructs. */
+        private boolean thirdPerson(int w) {
+            if (w >= count || types[w] != WORD || ends[w] - starts[w] < 4 || !endsWith(starts[w], ends[w], "s")) {
+                return false;
+            }
+            return !endsWith(starts[w], ends[w], "ss") && !endsWith(starts[w], ends[w], "us")
+                    && !endsWith(starts[w], ends[w], "is");
         }
 
         private boolean isCommaAfter(int token) {
@@ -697,6 +837,8 @@ public final class DeonticLexer {
                 }
             } else if (in(CANNOT, m)) {
                 add(Modality.FORBIDDEN, m + 1, "you cannot");
+            } else if (clauseInitial && in(WORKING_VERBS, m)) {
+                add(Modality.OBLIGATORY, m, "you " + lower(m));
             } else if (is(m, "will") && is(m + 1, "never")) {
                 add(Modality.FORBIDDEN, m + 2, "you will never");
             } else if (is(m, "will") && is(m + 1, "always")) {
@@ -716,6 +858,8 @@ public final class DeonticLexer {
             }
             if (in(HAVE_NEED, m) && is(m + 1, "to")) {
                 add(Modality.PERMITTED, m + 2, "you don't need to");
+            } else if (in(HAVE_NEED, m)) {
+                return; // "You don't need encouragement — you need instructions" states a need
             } else {
                 add(Modality.FORBIDDEN, m, "you do not");
             }

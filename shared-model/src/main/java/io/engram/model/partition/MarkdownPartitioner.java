@@ -2,6 +2,7 @@ package io.engram.model.partition;
 
 import io.engram.model.deontic.DeonticLexer;
 import io.engram.model.deontic.Rule;
+import io.engram.model.deontic.SectionKind;
 import io.engram.model.deontic.SerialityCheck;
 import io.engram.model.partition.InvalidDocumentException.Reason;
 import java.nio.ByteBuffer;
@@ -34,7 +35,8 @@ import org.commonmark.parser.Parser;
  * Cuts a Markdown document into tiered leaf nodes (docs/contracts.md §A): paragraph, each list item (a
  * nested list folds into its parent item), blockquote, YAML front matter (only at the start of the file and
  * only when closed by {@code ---} or {@code ...}), heading, code block, HTML block and table. Each node keeps
- * its Markdown source verbatim, its source lines, its token count and the rules the deontic lexer finds in it.
+ * its Markdown source verbatim, its source lines, its token count and the rules the deontic lexer finds in it,
+ * read under the headings above the node ({@link SectionKind}: a list under "Coding Conventions" is a list of rules).
  *
  * <p>Only block structure matters here, so inline parsing is switched off: node texts are source slices and
  * the lexer reads emphasis itself. The walk over the parsed tree is iterative, and nesting deeper than the
@@ -97,10 +99,11 @@ public final class MarkdownPartitioner {
 
         List<DocumentNode> nodes = new ArrayList<>();
         List<List<Rule>> rulesByNode = new ArrayList<>();
+        HeadingPath headings = new HeadingPath();
         for (Node block = document.getFirstChild(); block != null; block = block.getNext()) {
             if (block instanceof BulletList || block instanceof OrderedList) {
                 for (Node item = block.getFirstChild(); item != null; item = item.getNext()) {
-                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source);
+                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source, headings.kind());
                 }
                 continue;
             }
@@ -111,7 +114,10 @@ public final class MarkdownPartitioner {
             if (kind == NodeKind.FRONT_MATTER && !hasYamlEntries(block)) {
                 warnings.add("front matter holds no YAML key: value entries; kept verbatim as a hard node");
             }
-            addNode(nodes, rulesByNode, kind, block, source);
+            addNode(nodes, rulesByNode, kind, block, source, headings.kind());
+            if (block instanceof Heading heading && !nodes.isEmpty()) {
+                headings.enter(heading.getLevel(), nodes.get(nodes.size() - 1).text());
+            }
         }
         if (nodes.isEmpty()) {
             warnings.add(source.isBlank() ? "empty document" : "document has no content nodes");
@@ -122,7 +128,7 @@ public final class MarkdownPartitioner {
     }
 
     private void addNode(List<DocumentNode> nodes, List<List<Rule>> rulesByNode, NodeKind kind, Node block,
-                         String source) {
+                         String source, SectionKind section) {
         List<SourceSpan> spans = block.getSourceSpans();
         if (spans.isEmpty()) {
             return;
@@ -130,11 +136,53 @@ public final class MarkdownPartitioner {
         SourceSpan first = spans.get(0);
         SourceSpan last = spans.get(spans.size() - 1);
         String text = source.substring(first.getInputIndex(), last.getInputIndex() + last.getLength()).strip();
-        List<Rule> rules = readsRules(kind) ? LEXER.rules(text) : List.of();
+        List<Rule> rules = readsRules(kind) ? LEXER.rules(text, section) : List.of();
         int tier = TierAssignment.tier(kind, !rules.isEmpty());
         nodes.add(new DocumentNode(nodes.size(), kind, tier, text, config.tokens().count(text),
                 first.getLineIndex() + 1, last.getLineIndex() + 1, rules));
         rulesByNode.add(rules);
+    }
+
+    /** The headings above the current block, one per level, and what they make of the text under them. */
+    private static final class HeadingPath {
+        private final String[] byLevel = new String[6];
+        private SectionKind kind = SectionKind.PLAIN;
+
+        /** A heading of {@code level} (1–6) with Markdown source {@code source} closes every deeper one. */
+        void enter(int level, String source) {
+            byLevel[level - 1] = "#".repeat(level) + " " + title(source);
+            List<String> path = new ArrayList<>(level);
+            for (int l = 0; l < byLevel.length; l++) {
+                if (l >= level) {
+                    byLevel[l] = null;
+                } else if (byLevel[l] != null) {
+                    path.add(byLevel[l]);
+                }
+            }
+            kind = SectionKind.of(path);
+        }
+
+        SectionKind kind() {
+            return kind;
+        }
+
+        /** A heading's first line without its ATX marks (a setext heading's underline is on the next line). */
+        private static String title(String source) {
+            int end = source.indexOf('\n');
+            String line = (end < 0 ? source : source.substring(0, end)).strip();
+            int from = 0;
+            while (from < line.length() && line.charAt(from) == '#') {
+                from++;
+            }
+            int to = line.length();
+            while (to > from && line.charAt(to - 1) == '#') {
+                to--;
+            }
+            if (to > from && line.charAt(to - 1) != ' ') {
+                to = line.length(); // "## C#": a closing sequence follows a space
+            }
+            return line.substring(from, to).strip();
+        }
     }
 
     /** Code and HTML are not prose, and headings are titles ("Build, Test, and Development Commands"). */

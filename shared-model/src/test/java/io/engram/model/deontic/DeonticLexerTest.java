@@ -61,6 +61,11 @@ class DeonticLexerTest {
             It is crucial to run the preflight check. | O | run the preflight check
             Max two rounds, then escalate to Neo.   | O | escalate to Neo
             Suspected fraud in payments → Seraph    | O | Suspected fraud in payments → Seraph
+            You work directly on the drafts.        | O | work directly on the drafts
+            Feel free to question odd code.         | P | question odd code
+            The goal is to keep tests honest.       | O | keep tests honest
+            Time to figure out who you are.         | O | figure out who you are
+            Lock file: `uv.lock` (commit this file) | O | commit this file
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -84,6 +89,14 @@ class DeonticLexerTest {
             Testing is done with pytest.
             `make lint`: run the linters.
             ## Build, Test and Release
+            You see what others miss.
+            You understand data systems deeply.
+            You don't need encouragement — you need instructions.
+            The scheduler never runs user code.
+            The data appears where it should, when it should.
+            Docs are built with doc-builder (see `docs/README.md`).
+            Errors use `anyhow::Result`.
+            Line length: 120 chars maximum
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -137,6 +150,41 @@ class DeonticLexerTest {
         assertThat(identity.action()).isEqualTo("是一个专业的助手");
         assertThat(lexer.rules("客户的数据存放在私有仓库里。")).isEmpty();
         assertThat(lexer.rules("不是企业公关稿。")).isEmpty();
+    }
+
+    @Test
+    void underARuleHeadingConventionsInThePresentTenseAreRules() {
+        SectionKind rules = SectionKind.RULES;
+        assertThat(lexer.rules("Errors use `anyhow::Result`.", rules)).extracting(r -> r.modality().code() + ":" + r.action())
+                .containsExactly("O:Errors use anyhow::Result");
+        assertThat(lexer.rules("New features require tests", rules)).extracting(Rule::trigger).containsExactly("convention");
+        assertThat(lexer.rules("Line length: 120 chars maximum", rules)).extracting(Rule::action)
+                .containsExactly("120 chars maximum");
+        // not conventions: a command's reference, a statement about one thing, an explanation, a definition
+        assertThat(lexer.rules("Installation: `uv add <package>`", rules)).isEmpty();
+        assertThat(lexer.rules("IMPORTANT: The `tests/client/test_client.py` is the best test file.", rules)).isEmpty();
+        assertThat(lexer.rules("This is the list of best practices.", rules)).isEmpty();
+        assertThat(lexer.rules("Rationale: consistent error handling", rules)).isEmpty();
+        assertThat(lexer.rules("**Editorial:** Terminology, spelling, punctuation, formatting, or link-label changes that"
+                + " do not change documented behavior.", rules)).isEmpty();
+    }
+
+    @Test
+    void underAProhibitionHeadingInstructionsForbid() {
+        assertThat(lexer.rules("Add minor or major changesets", SectionKind.PROHIBITIONS))
+                .extracting(r -> r.modality().code() + ":" + r.trigger()).containsExactly("F:prohibition heading");
+        assertThat(lexer.rules("Do not edit `Cargo.toml` by hand", SectionKind.PROHIBITIONS))
+                .extracting(r -> r.modality().code()).containsExactly("F");
+        assertThat(lexer.rules("Add minor or major changesets")).extracting(r -> r.modality().code()).containsExactly("O");
+    }
+
+    @Test
+    void underACommandsHeadingALabelledCommandIsAReference() {
+        String line = "**Run all checks**: `pre-commit run --all-files`";
+        assertThat(lexer.rules(line, SectionKind.COMMANDS)).isEmpty();
+        // the same line in a setup section is a step to take
+        assertThat(lexer.rules(line)).extracting(Rule::action).containsExactly("Run all checks");
+        assertThat(lexer.rules("Run the checks before pushing.", SectionKind.COMMANDS)).hasSize(1);
     }
 
     @Test

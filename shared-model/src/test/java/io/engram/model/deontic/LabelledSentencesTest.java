@@ -12,10 +12,11 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Precision, recall and modality accuracy of the deontic lexer on two labelled sets of real sentences:
- * labelled-sentences.tsv (the agent documents in data/agents-md, which the lexer's word lists were extended on)
- * and unseen-sentences.tsv (20 other agent documents, issue 26: a dev half and a held-out half, split by
- * document). The numbers are reported in docs/benchmarks.md.
+ * Precision, recall and modality accuracy of the deontic lexer on three labelled sets of real sentences, each read
+ * under its heading path ({@link SectionKind}): labelled-sentences.tsv (the agent documents in data/agents-md, which
+ * the lexer's word lists were extended on), unseen-sentences.tsv (20 other agent documents, issue 26's first round)
+ * and held-out-sentences.tsv (10 more, issue 26's second round: judged on, never tuned on, its misses not printed).
+ * The numbers are reported in docs/benchmarks.md.
  */
 class LabelledSentencesTest {
 
@@ -52,7 +53,7 @@ class LabelledSentencesTest {
         int modalityRight = 0;
         List<String> misses = new ArrayList<>();
         for (Labelled l : set) {
-            List<Rule> rules = lexer.rules(l.sentence());
+            List<Rule> rules = lexer.rules(l.sentence(), SectionKind.of(headingPath(l.section())));
             boolean predicted = !rules.isEmpty();
             boolean actual = !l.label().equals("N");
             if (predicted && actual) {
@@ -96,18 +97,21 @@ class LabelledSentencesTest {
     }
 
     @Test
-    void lexerOnSentencesOfDocumentsItWasNotWrittenAgainst() throws Exception {
+    void lexerOnTheFirstUnseenSetWhichIsNowADevelopmentSet() throws Exception {
         List<Labelled> set = load("/deontic/unseen-sentences.tsv");
         assertThat(set).hasSizeGreaterThanOrEqualTo(300);
         assertThat(set.stream().map(Labelled::source).distinct()).hasSizeGreaterThanOrEqualTo(20);
         Predicate<Labelled> heldOut = l -> l.half().equals("held-out");
-        scoreAndPrint("unseen-sentences.tsv dev half", set.stream().filter(heldOut.negate()).toList(), true);
-        Score held = scoreAndPrint("unseen-sentences.tsv held-out half", set.stream().filter(heldOut).toList(), true);
-        // Issue 26 asks for 0.95 on each; the lexer stands at precision 0.878, recall 0.828, modality 0.986 (before
-        // the issue: 0.885, 0.621, 0.963). These floors keep what was gained; docs/benchmarks.md says what is left.
-        assertThat(held.precision()).isGreaterThanOrEqualTo(0.87);
-        assertThat(held.recall()).isGreaterThanOrEqualTo(0.82);
-        assertThat(held.modalityAccuracy()).isGreaterThanOrEqualTo(0.95);
+        // Its held-out half was judged on in issue 26's first round (recall 0.621 -> 0.828); its misses were read
+        // after that, so the second round tuned on both halves and judges on held-out-sentences.tsv instead.
+        Score dev = scoreAndPrint("unseen-sentences.tsv dev half", set.stream().filter(heldOut.negate()).toList(), true);
+        Score former = scoreAndPrint("unseen-sentences.tsv former held-out half",
+                set.stream().filter(heldOut).toList(), true);
+        for (Score s : List.of(dev, former)) {
+            assertThat(s.precision()).isGreaterThanOrEqualTo(0.95);
+            assertThat(s.recall()).isGreaterThanOrEqualTo(0.94);
+            assertThat(s.modalityAccuracy()).isGreaterThanOrEqualTo(0.98);
+        }
     }
 
     @Test
@@ -115,7 +119,12 @@ class LabelledSentencesTest {
         List<Labelled> set = load("/deontic/held-out-sentences.tsv");
         assertThat(set).hasSize(180);
         assertThat(set.stream().map(Labelled::source).distinct()).hasSize(10);
-        scoreAndPrint("held-out-sentences.tsv", set, false);
+        Score held = scoreAndPrint("held-out-sentences.tsv", set, false);
+        // Issue 26 asks for 0.95 on each. Frozen and measured first: precision 0.984, recall 0.733, modality 0.952;
+        // after the second round: 0.922, 0.826, 0.958 (docs/benchmarks.md says what is left). Floors keep that.
+        assertThat(held.precision()).isGreaterThanOrEqualTo(0.92);
+        assertThat(held.recall()).isGreaterThanOrEqualTo(0.82);
+        assertThat(held.modalityAccuracy()).isGreaterThanOrEqualTo(0.95);
     }
 
     /**
@@ -143,6 +152,11 @@ class LabelledSentencesTest {
             }
         }
         return set;
+    }
+
+    /** A section column's heading path: headings joined by " > ", empty for none. */
+    static List<String> headingPath(String section) {
+        return section.isEmpty() ? List.of() : List.of(section.split(" > "));
     }
 
     private static String column(List<String> columns, String[] parts, String name) {

@@ -104,6 +104,26 @@ class RealDocumentsTest {
     }
 
     @Test
+    void readUnderTheirHeadingsTheDocumentsGainRulesButNoNodeChangesTier() throws Exception {
+        // Issue 26's second round reads each node under its headings (SectionKind). Across the eight documents no
+        // node changed tier (compared node by node with the lexer before it); these nodes gained rules, each read by
+        // hand: present-tense conventions in "### Code Style" and "### Testing Requirements", and an instruction
+        // in parentheses.
+        PartitionedDocument claude = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__CLAUDE.md")));
+        assertThat(List.of(49, 52, 55)).extracting(i -> claude.nodes().get(i))
+                .extracting(n -> n.tier() + ":" + n.rules().stream().map(r -> r.trigger() + ":" + r.action()).toList())
+                .containsExactly("1:[convention:100 characters]",
+                        "1:[convention:Main project uses typeCheckingMode = \"basic\", server uses typeCheckingMode = \"standard]",
+                        "1:[convention:Integration tests require database connections and are marked with int suffix]");
+        PartitionedDocument agents = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__AGENTS.md")));
+        assertThat(agents.nodes().get(31).rules()).extracting(r -> r.trigger() + ":" + r.action())
+                .containsExactly("parenthetical:use port 8001 if 8000 is taken by the REST server");
+        PartitionedDocument flink = partitioner.partition(Files.readAllBytes(DOCS.resolve("apache+flink-agents__AGENTS.md")));
+        assertThat(flink.nodes().get(12).rules()).extracting(r -> r.trigger() + ":" + r.action()).startsWith(
+                "convention:Java tests use JUnit 5 with AssertJ and Mockito", "convention:Python tests use pytest");
+    }
+
+    @Test
     void soulMdInChineseFindsIdentityAndProhibitions() throws Exception {
         PartitionedDocument doc = partitioner.partition(
                 Files.readAllBytes(DOCS.resolve("openclaw+openclaw__templates__SOUL.md")));
