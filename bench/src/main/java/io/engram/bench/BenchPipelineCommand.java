@@ -110,22 +110,38 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-interval", defaultValue = "10s", description = "checkpoint interval (default: ${DEFAULT-VALUE})")
     String checkpointInterval;
 
+    /** Servers another process runs, as a deployment has them: the job's CPU is then the job's alone. */
+    @Option(names = "--kafka", paramLabel = "HOST:PORT", description = "Kafka of servers already running (with"
+            + " --opensearch and --postgres; e.g. `./engram stack up`'s) instead of the embedded stack in this JVM")
+    String externalKafka;
+
+    @Option(names = "--opensearch", paramLabel = "URL", description = "OpenSearch of servers already running")
+    String externalOpenSearch;
+
+    @Option(names = "--postgres", paramLabel = "JDBC-URL", description = "PostgreSQL of servers already running")
+    String externalPostgres;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         if (data == null && !freshnessOnly) {
             throw new CommandLine.ParameterException(spec.commandLine(), "Missing required option: '--data=FILE' (LoCoMo JSON)");
         }
-        try (EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
-                Optional.empty()), (s, a) -> { })) {
-            String kafka = stack.kafka().orElseThrow().bootstrapServers();
+        boolean external = externalKafka != null || externalOpenSearch != null || externalPostgres != null;
+        if (external && (externalKafka == null || externalOpenSearch == null || externalPostgres == null)) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--kafka, --opensearch and --postgres go together");
+        }
+        try (EmbeddedStack stack = external ? null : EmbeddedStack.start(new EmbeddedStack.Config(
+                EnumSet.allOf(Service.class), 0, 0, 0, Optional.empty()), (s, a) -> { })) {
+            String kafka = external ? externalKafka : stack.kafka().orElseThrow().bootstrapServers();
             Topics.create(KafkaClients.at(kafka), 2);
             Properties p = new Properties();
             p.setProperty("kafka.bootstrap", kafka);
             p.setProperty("kafka.bounded", "true");
-            p.setProperty("opensearch.url", stack.openSearch().orElseThrow().httpUrl());
-            p.setProperty("opensearch.index", "engram-memories-bench-pipeline");
-            p.setProperty("postgres.url", stack.postgres().orElseThrow().jdbcUrl());
+            p.setProperty("opensearch.url", external ? externalOpenSearch : stack.openSearch().orElseThrow().httpUrl());
+            // a run of its own on servers that outlive it: indexes and groups are named per run
+            p.setProperty("opensearch.index", "engram-memories-bench-pipeline" + (external ? "-" + System.currentTimeMillis() : ""));
+            p.setProperty("postgres.url", external ? externalPostgres : stack.postgres().orElseThrow().jdbcUrl());
             p.setProperty("checkpoint.interval", checkpointInterval);
             p.setProperty("parallelism", "1");
             p.setProperty("embed.model", models.get(0).id());
