@@ -550,9 +550,10 @@ public final class DeonticLexer {
          */
         private void matchConvention(int i) {
             if (labelValue) {
-                // a convention's value is terse; a long one defines its label ("Editorial: Terminology, spelling, …");
-                // a label that is itself an instruction ("Quote style: …" is not one, but "Run checks: …" is) was read
-                if (rules.size() == previousClauseRules && !onlyCode && count - i <= CONVENTION_VALUE_WORDS && !in(NOT_CONVENTION_SUBJECTS, i)
+                // a convention's value is terse, a long one defines its label ("Editorial: Terminology, spelling, …");
+                // a label already read as an instruction ("Run the checks: …") is not read twice
+                boolean labelRead = rules.size() > previousClauseRules;
+                if (!labelRead && !onlyCode && count - i <= CONVENTION_VALUE_WORDS && !in(NOT_CONVENTION_SUBJECTS, i)
                         && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
                     add(Modality.OBLIGATORY, i, "convention");
                 }
