@@ -46,6 +46,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -102,8 +103,8 @@ final class DemoCommand implements Callable<Integer> {
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig config = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(config, step -> { }); // topics, index and migrations, as ./engram run does
-            Map<String, String> keys = ApiKeys.generate(serve ? java.util.stream.Stream.concat(TENANTS.stream(),
-                    java.util.stream.Stream.of(ApiKeys.OPERATOR)).toList() : TENANTS);
+            Map<String, String> keys = ApiKeys.generate(serve
+                    ? Stream.concat(TENANTS.stream(), Stream.of(ApiKeys.OPERATOR)).toList() : TENANTS);
             try (MemoryService api = MemoryService.start(ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", 0),
                     ApiKeys.of(keys))) {
                 int written = writeSamples("http://127.0.0.1:" + api.port(), keys);

@@ -5,6 +5,7 @@ import io.engram.service.LogFormat;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
@@ -68,7 +69,7 @@ final class UpCommand implements Callable<Integer> {
     }
 
     /** One {@code key: TENANT KEY} line a key, an operator key's marked. */
-    static void printKeys(PrintWriter out, java.util.Map<String, String> keys) {
+    static void printKeys(PrintWriter out, Map<String, String> keys) {
         keys.forEach((tenant, key) -> out.println("key: " + tenant + " " + key
                 + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
     }

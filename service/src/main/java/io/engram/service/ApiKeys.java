@@ -151,7 +151,7 @@ public final class ApiKeys {
             }
             String key = line.substring(0, eq).strip();
             String tenant = line.substring(eq + 1).strip();
-            if (!TENANT.matcher(tenant).matches() && !tenant.equals(OPERATOR)) {
+            if (!isTenantId(tenant) && !tenant.equals(OPERATOR)) {
                 throw new IllegalArgumentException("invalid tenant id: " + tenant);
             }
             if (key.startsWith(DIGEST_PREFIX)) {

@@ -25,13 +25,14 @@ final class ConsoleAssets {
     }
 
     static Optional<Asset> get(String name) {
-        String type = FILES.get(name.isEmpty() ? "index.html" : name);
+        String file = name.isEmpty() ? "index.html" : name;
+        String type = FILES.get(file);
         if (type == null) {
             return Optional.empty();
         }
-        try (InputStream in = ConsoleAssets.class.getResourceAsStream("/engram/console/" + (name.isEmpty() ? "index.html" : name))) {
+        try (InputStream in = ConsoleAssets.class.getResourceAsStream("/engram/console/" + file)) {
             if (in == null) {
-                throw new IllegalStateException("the service jar lacks the console's " + name);
+                throw new IllegalStateException("the service jar lacks the console's " + file);
             }
             return Optional.of(new Asset(in.readAllBytes(), type));
         } catch (IOException e) {

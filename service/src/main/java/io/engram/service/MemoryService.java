@@ -35,6 +35,7 @@ import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.EnumSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -52,6 +53,8 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.KafkaException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -359,14 +362,13 @@ public final class MemoryService implements AutoCloseable {
      * {@value #REJECTS_SCANNED_PER_PARTITION} records of each partition of the rejects topic.
      */
     private ObjectNode rejects(String tenant, int perReason) throws ApiError {
-        List<org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]>> tail;
+        List<ConsumerRecord<byte[], byte[]>> tail;
         try {
             tail = TopicReader.readTail(config.kafka(), Topics.REJECTS, REJECTS_SCANNED_PER_PARTITION);
-        } catch (org.apache.kafka.common.KafkaException e) {
+        } catch (KafkaException e) {
             throw new ApiError(503, "unavailable", "the rejects topic did not read: " + e.getMessage());
         }
-        tail.sort(java.util.Comparator.comparingLong(
-                (org.apache.kafka.clients.consumer.ConsumerRecord<byte[], byte[]> r) -> r.timestamp()).reversed());
+        tail.sort(Comparator.comparingLong((ConsumerRecord<byte[], byte[]> r) -> r.timestamp()).reversed());
         Map<String, Integer> taken = new LinkedHashMap<>();
         ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("tenant_id", tenant);
         ArrayNode rejects = answer.putArray("rejects");

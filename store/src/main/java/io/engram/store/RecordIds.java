@@ -1,9 +1,12 @@
 package io.engram.store;
 
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -55,8 +58,8 @@ public final class RecordIds {
      * refs are turns of its own session and the summaries it merged; any other record's are resolved as
      * {@link #resolveRef} resolves them.
      */
-    public static java.util.List<String> sourceIds(io.engram.model.retrieval.MemoryRecord r) {
-        return r.sourceRefs().stream().map(ref -> r.type() == io.engram.model.retrieval.RecordType.SUMMARY
+    public static List<String> sourceIds(MemoryRecord r) {
+        return r.sourceRefs().stream().map(ref -> r.type() == RecordType.SUMMARY
                 && r.sessionId() != null && !ref.startsWith("sum-") ? turn(r.tenantId(), r.sessionId(), ref)
                 : resolveRef(r.tenantId(), ref)).toList();
     }

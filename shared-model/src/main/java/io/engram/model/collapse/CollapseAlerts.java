@@ -49,7 +49,10 @@ public final class CollapseAlerts {
     }
 
     public static Optional<Thresholds> thresholds(List<CycleMetrics> history, CycleMetrics current, CollapseConfig config) {
-        List<CycleMetrics> window = window(history, current, config.window());
+        return thresholds(window(history, current, config.window()), config);
+    }
+
+    private static Optional<Thresholds> thresholds(List<CycleMetrics> window, CollapseConfig config) {
         if (window.size() < config.window()) {
             return Optional.empty();
         }
@@ -61,7 +64,7 @@ public final class CollapseAlerts {
     public static List<Alert> evaluate(List<CycleMetrics> history, CycleMetrics current, CollapseConfig config) {
         List<Alert> alerts = new ArrayList<>();
         List<CycleMetrics> window = window(history, current, config.window());
-        Optional<Thresholds> lines = thresholds(history, current, config);
+        Optional<Thresholds> lines = thresholds(window, config);
         if (lines.isPresent()) {
             Thresholds t = lines.get();
             CycleMetrics start = window.get(0);
