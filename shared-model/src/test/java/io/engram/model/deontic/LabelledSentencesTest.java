@@ -118,6 +118,16 @@ class LabelledSentencesTest {
         assertAtLeast(scoreAndPrint("held-out-sentences.tsv", set, false), 0.92, 0.82, 0.95);
     }
 
+    @Test
+    void lexerOnTheFourthSet() throws Exception {
+        List<Labelled> set = load("/deontic/fourth-set-sentences.tsv");
+        assertThat(set).hasSize(168);
+        assertThat(set.stream().map(Labelled::source).distinct()).hasSize(9);
+        // Issue 26's third round judges on this set. Frozen and measured first, with the lexer of the second round:
+        // precision 0.945, recall 0.896, modality 1.000.
+        assertAtLeast(scoreAndPrint("fourth-set-sentences.tsv", set, false), 0.94, 0.89, 1.0);
+    }
+
     private static void assertAtLeast(Score s, double precision, double recall, double modalityAccuracy) {
         assertThat(s.precision()).as("precision").isGreaterThanOrEqualTo(precision);
         assertThat(s.recall()).as("recall").isGreaterThanOrEqualTo(recall);
