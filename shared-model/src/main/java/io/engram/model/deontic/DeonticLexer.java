@@ -63,6 +63,13 @@ public final class DeonticLexer {
     private static final WordSet NECESSARY = new WordSet(
             "crucial", "important", "essential", "recommended", "required", "necessary", "mandatory", "vital", "critical");
     private static final WordSet IT_IS = new WordSet("it's", "its");
+    /** Between "it is" and "important": "It is extremely important that …". */
+    private static final WordSet INTENSIFIERS = new WordSet(
+            "highly", "very", "extremely", "especially", "particularly", "critically", "super", "so", "most");
+    /** What a statement of leave says of its subject: "Relative imports are acceptable …" (negated, it forbids). */
+    private static final WordSet ACCEPTABLE = new WordSet("acceptable", "allowed", "permitted", "fine", "ok", "okay");
+    /** A convention's verb after one of these is its subject's relative clause, not the convention's. */
+    private static final WordSet RELATIVE_PRONOUNS = new WordSet("that", "which", "who", "whose");
     /** Words a base-form verb at the start of an instruction is typically followed by: its object or a preposition. */
     private static final WordSet IMPERATIVE_FOLLOWERS = new WordSet(
             "a", "an", "the", "any", "every", "each", "all", "your", "its", "their", "this", "that", "these", "those",
@@ -120,17 +127,17 @@ public final class DeonticLexer {
             "attach", "author", "build", "bump", "call", "celebrate", "change", "check", "choose", "cite", "clarify", "classify", "clean",
             "close", "collect", "comment", "commit", "communicate", "compare", "confirm", "consider", "consult",
             "continue", "coordinate", "copy", "create", "cut", "decide", "declare", "define", "delegate", "delete",
-            "deploy", "describe", "determine", "disable", "document", "double-check", "draft", "drop", "edit", "emit",
-            "enable", "ensure", "escalate", "evaluate", "explain", "export", "extend", "favor", "favour",
+            "deploy", "describe", "determine", "disable", "document", "double-check", "draft", "drop", "earn", "edit", "emit",
+            "enable", "ensure", "escalate", "evaluate", "exhaust", "explain", "export", "extend", "favor", "favour",
             "fetch", "fill", "find", "fix", "flag", "focus", "follow", "format", "gather", "give", "go",
-            "handle", "help", "identify", "ignore", "implement", "import", "include", "inform", "inspect", "install", "introduce",
+            "handle", "have", "help", "identify", "ignore", "implement", "import", "include", "inform", "inspect", "install", "introduce",
             "invoke", "judge",
             "investigate", "keep", "label", "leave", "let", "limit", "link", "load", "look", "maintain",
             "mark", "memorize", "memorise", "mention", "merge", "minimize", "minimise", "mirror", "move", "name", "note", "notify", "open", "pass", "perform",
             "pin", "place", "plan", "prefix", "prepare", "preserve", "prioritize", "prioritise", "produce", "protect",
             "provide", "publish", "pull", "push", "put", "quote", "raise", "read", "rebase", "rebuild",
             "record", "redact", "reduce", "refactor", "refer", "reference", "refuse", "regenerate", "reject",
-            "re-read", "rely", "remove", "rename", "repeat", "reply", "report", "reproduce", "request", "rerun",
+            "re-read", "rely", "remember", "remove", "rename", "repeat", "reply", "report", "reproduce", "request", "rerun",
             "re-run", "reserve", "resolve", "respect", "respond", "restart", "restrict", "return", "reuse", "review",
             "rewrite", "run", "save", "say", "search", "see", "seek", "select", "send", "set", "share", "show",
             "skip", "sort", "spawn", "speak", "specify", "split", "squash", "stage", "start", "state", "stay",
@@ -471,6 +478,13 @@ public final class DeonticLexer {
                     }
                 }
             }
+            for (int r = before; r < rules.size(); r++) {
+                Rule rule = rules.get(r);
+                if (rule.modality() == Modality.OBLIGATORY && rule.trigger().equals("imperative") && hasWord("freely")) {
+                    // "Read, edit, and update it freely in main sessions" allows
+                    rules.set(r, new Rule(Modality.PERMITTED, rule.action(), "imperative freely"));
+                }
+            }
             if (labelled != null) {
                 if (rules.size() == before) {
                     add(labelled, 0, "label");
@@ -553,8 +567,10 @@ public final class DeonticLexer {
                 // a convention's value is terse, a long one defines its label ("Editorial: Terminology, spelling, …");
                 // a label already read as an instruction ("Run the checks: …") is not read twice
                 boolean labelRead = rules.size() > previousClauseRules;
-                if (!labelRead && !onlyCode && count - i <= CONVENTION_VALUE_WORDS && !in(NOT_CONVENTION_SUBJECTS, i)
-                        && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
+                // "Pre-commit hook: Runs `pnpm install` if …" says what the labelled thing does
+                boolean describes = thirdPerson(i) && i + 1 < count && (types[i + 1] == CODE || in(IMPERATIVE_FOLLOWERS, i + 1));
+                if (!labelRead && !onlyCode && !describes && count - i <= CONVENTION_VALUE_WORDS
+                        && !in(NOT_CONVENTION_SUBJECTS, i) && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
                     add(Modality.OBLIGATORY, i, "convention");
                 }
                 return;
@@ -565,6 +581,9 @@ public final class DeonticLexer {
             for (int k = i + 1; k < count && k <= i + 3; k++) {
                 if (types[k - 1] != WORD) {
                     return;
+                }
+                if (in(RELATIVE_PRONOUNS, k)) {
+                    return; // "Tests that use the workflow environment may start …": the verb is the relative clause's
                 }
                 if (in(CONVENTION_VERBS, k) && k + 1 < count) {
                     add(Modality.OBLIGATORY, i, "convention");
@@ -623,11 +642,11 @@ public final class DeonticLexer {
         private void matchAnySubject(int i) {
             if ((is(i, "it") && is(i + 1, "is")) || in(IT_IS, i)) {
                 int m = is(i, "it") ? i + 2 : i + 1;
-                while (in(ADVERBS, m) || is(m, "highly") || is(m, "very")) {
+                while (in(ADVERBS, m) || in(INTENSIFIERS, m)) {
                     m++;
                 }
-                if (in(NECESSARY, m) && is(m + 1, "to")) {
-                    add(Modality.OBLIGATORY, m + 2, "it is " + lower(m) + " to");
+                if (in(NECESSARY, m) && (is(m + 1, "to") || is(m + 1, "that"))) {
+                    add(Modality.OBLIGATORY, m + 2, "it is " + lower(m) + " " + lower(m + 1));
                 }
                 return;
             }
@@ -648,7 +667,42 @@ public final class DeonticLexer {
                             ? k + 2 : k + 1, lower(k));
                     return;
                 }
+                if ((is(k, "never") || is(k, "always")) && upperCase(k) && !in(PEOPLE, i)) {
+                    // "Server code NEVER imports client code": capitals are how a writer insists, not describes
+                    add(is(k, "never") ? Modality.FORBIDDEN : Modality.OBLIGATORY, k + 1, lower(k));
+                    return;
+                }
+                int a = is(k + 1, "not") ? k + 2 : k + 1;
+                if (in(COPULAS, k) && in(ACCEPTABLE, a) && (a + 1 == count || in(SUBORDINATORS, a + 1) || is(a + 1, "here"))
+                        && !in(PEOPLE, i) && !in(NOT_CONVENTION_SUBJECTS, i)) {
+                    // "Relative imports are acceptable for private packages", "Deferred imports are not allowed"
+                    add(a == k + 2 || is(k, "isn't") || is(k, "aren't") ? Modality.FORBIDDEN : Modality.PERMITTED,
+                            i, lower(k) + " " + lower(a));
+                    return;
+                }
             }
+        }
+
+        private boolean hasWord(String word) {
+            for (int t = 0; t < count; t++) {
+                if (is(t, word)) {
+                    return true;
+                }
+            }
+            return false;
+        }
+
+        /** Whether the word is written in capitals (at least two letters): "NEVER", "ALWAYS". */
+        private boolean upperCase(int token) {
+            int letters = 0;
+            for (int p = starts[token]; p < ends[token]; p++) {
+                char c = text[p];
+                if (Character.isLowerCase(c)) {
+                    return false;
+                }
+                letters += Character.isUpperCase(c) ? 1 : 0;
+            }
+            return letters >= 2;
         }
 
         private int skipFillers(int i) {
@@ -674,7 +728,16 @@ public final class DeonticLexer {
             } else if (is(w, "avoid")) {
                 add(Modality.FORBIDDEN, w + 1, "avoid");
             } else if (is(w, "make") && in(SURE, w + 1)) {
-                add(Modality.OBLIGATORY, w + 2, "make sure");
+                // "Make sure to never force push", "Make sure you don't …" forbid
+                int negation = -1;
+                for (int t = w + 2; t < count && t <= w + 4 && negation < 0; t++) {
+                    negation = in(NEGATIONS, t) || in(DONT, t) ? t : -1;
+                }
+                if (negation < 0) {
+                    add(Modality.OBLIGATORY, w + 2, "make sure");
+                } else {
+                    add(Modality.FORBIDDEN, negation + 1, "make sure not");
+                }
             } else if (is(w, "prefer")) {
                 add(Modality.OBLIGATORY, w + 1, "prefer");
             } else if (is(w, "act") && is(w + 1, "as")) {
@@ -692,6 +755,7 @@ public final class DeonticLexer {
             } else if (is(w, "be") && w + 1 < count) {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (in(IMPERATIVE_VERBS, w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)
+                    && !(is(w, "have") && (isYou(w + 1) || is(w + 1, "we") || is(w + 1, "they"))) // a question
                     && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (is(w, "i")) {

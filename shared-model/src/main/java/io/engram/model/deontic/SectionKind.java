@@ -28,6 +28,13 @@ public enum SectionKind {
             "rule", "rules", "convention", "conventions", "guideline", "guidelines", "standard", "standards",
             "requirement", "requirements", "style", "practices", "principle", "principles", "policy", "policies",
             "constraint", "constraints", "boundaries", "mandatory", "etiquette", "must", "dos");
+    /**
+     * Words of a heading about setting up: "Requirements" under "Development Setup" or "System Requirements" lists
+     * what to install ("Node.js: v22 or v24"), not rules.
+     */
+    private static final Set<String> SETUP_WORDS = Set.of(
+            "setup", "install", "installation", "installing", "prerequisite", "prerequisites", "environment", "system");
+    private static final Set<String> REQUIREMENT = Set.of("requirement", "requirements");
     /** A heading that is a prohibition in itself: "Never", "Do Not", "Don'ts", "Things to avoid", "What not to do". */
     private static final Pattern PROHIBITION_HEADING = Pattern.compile(
             "(never|do not|don'?ts?|avoid|forbidden|prohibited|not allowed|things to avoid|what not to do"
@@ -46,12 +53,17 @@ public enum SectionKind {
             return PROHIBITIONS;
         }
         boolean commands = false;
+        boolean setup = false;
         for (String heading : headingPath) {
+            String[] words = words(heading).split(" ");
+            for (String word : words) {
+                setup |= SETUP_WORDS.contains(word);
+            }
             if (!heading.startsWith("##")) {
                 continue;
             }
-            for (String word : words(heading).split(" ")) {
-                if (RULE_WORDS.contains(word)) {
+            for (String word : words) {
+                if (RULE_WORDS.contains(word) && !(setup && REQUIREMENT.contains(word))) {
                     return RULES;
                 }
                 commands |= word.equals("command") || word.equals("commands");

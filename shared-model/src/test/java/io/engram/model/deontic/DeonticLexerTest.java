@@ -66,6 +66,17 @@ class DeonticLexerTest {
             The goal is to keep tests honest.       | O | keep tests honest
             Time to figure out who you are.         | O | figure out who you are
             Lock file: `uv.lock` (commit this file) | O | commit this file
+            Make sure to never force push.          | F | force push
+            Make sure not to skip the hooks.        | F | to skip the hooks
+            It is extremely important that comments explain why. | O | comments explain why
+            Client code NEVER imports server code.  | F | imports server code
+            Answers ALWAYS cite a source.           | O | cite a source
+            Relative imports are acceptable for private packages. | P | Relative imports are acceptable for private packages
+            Deferred imports are not allowed.       | F | Deferred imports are not allowed
+            Edit the drafts freely.                 | P | Edit the drafts freely
+            Earn trust through competence.          | O | Earn trust through competence
+            Remember you're a guest.               | O | Remember you're a guest
+            Have opinions.                          | O | Have opinions
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -97,6 +108,10 @@ class DeonticLexerTest {
             Docs are built with doc-builder (see `docs/README.md`).
             Errors use `anyhow::Result`.
             Line length: 120 chars maximum
+            Have you run the tests?
+            Both formats are acceptable inputs to the parser.
+            Users are allowed to export their data.
+            The server never imports client code.
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -165,6 +180,9 @@ class DeonticLexerTest {
         assertThat(lexer.rules("IMPORTANT: The `tests/client/test_client.py` is the best test file.", rules)).isEmpty();
         assertThat(lexer.rules("This is the list of best practices.", rules)).isEmpty();
         assertThat(lexer.rules("Rationale: consistent error handling", rules)).isEmpty();
+        // the verb of a relative clause is not the convention's; a label's value can say what the thing does
+        assertThat(lexer.rules("Tests that use the network may start a local server.", rules)).isEmpty();
+        assertThat(lexer.rules("Pre-commit hook: Runs `pnpm install` when the lock file changes", rules)).isEmpty();
         assertThat(lexer.rules("**Editorial:** Terminology, spelling, punctuation, formatting, or link-label changes that"
                 + " do not change documented behavior.", rules)).isEmpty();
     }

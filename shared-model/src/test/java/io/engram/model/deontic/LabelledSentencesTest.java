@@ -12,10 +12,11 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Precision, recall and modality accuracy of the deontic lexer on three labelled sets of real sentences, each read
+ * Precision, recall and modality accuracy of the deontic lexer on four labelled sets of real sentences, each read
  * under its heading path ({@link SectionKind}): labelled-sentences.tsv (the agent documents in data/agents-md, which
- * the lexer's word lists were extended on), unseen-sentences.tsv (20 other agent documents, issue 26's first round)
- * and held-out-sentences.tsv (10 more, issue 26's second round: judged on, never tuned on, its misses not printed).
+ * the lexer's word lists were extended on), unseen-sentences.tsv (20 other agent documents, issue 26's first round),
+ * held-out-sentences.tsv (10 more, judged on in the second round and tuned on in the third) and
+ * fourth-set-sentences.tsv (9 more, issue 26's third round: judged on, never tuned on, its misses not printed).
  * The numbers are reported in docs/benchmarks.md.
  */
 class LabelledSentencesTest {
@@ -109,13 +110,13 @@ class LabelledSentencesTest {
     }
 
     @Test
-    void lexerOnTheHeldOutSet() throws Exception {
+    void lexerOnTheThirdSetWhichIsNowADevelopmentSet() throws Exception {
         List<Labelled> set = load("/deontic/held-out-sentences.tsv");
         assertThat(set).hasSize(180);
         assertThat(set.stream().map(Labelled::source).distinct()).hasSize(10);
-        // Issue 26 asks for 0.95 on each. Frozen and measured first: precision 0.984, recall 0.733, modality 0.952;
-        // after the second round: 0.922, 0.826, 0.958 (docs/benchmarks.md says what is left). Floors keep that.
-        assertAtLeast(scoreAndPrint("held-out-sentences.tsv", set, false), 0.92, 0.82, 0.95);
+        // Judged on in issue 26's second round (frozen: 0.984, 0.733, 0.952; after it: 0.922, 0.826, 0.958), its
+        // misses read at the end of that round, and tuned on in the third: 0.975, 0.907, 1.000.
+        assertAtLeast(scoreAndPrint("held-out-sentences.tsv", set, true), 0.97, 0.90, 1.0);
     }
 
     @Test
@@ -124,7 +125,7 @@ class LabelledSentencesTest {
         assertThat(set).hasSize(168);
         assertThat(set.stream().map(Labelled::source).distinct()).hasSize(9);
         // Issue 26's third round judges on this set. Frozen and measured first, with the lexer of the second round:
-        // precision 0.945, recall 0.896, modality 1.000.
+        // precision 0.945, recall 0.896, modality 1.000; after the third round, the same (docs/benchmarks.md).
         assertAtLeast(scoreAndPrint("fourth-set-sentences.tsv", set, false), 0.94, 0.89, 1.0);
     }
 

@@ -17,6 +17,13 @@ class SectionKindTest {
     }
 
     @Test
+    void requirementsOfASetupAreWhatToInstallNotRules() {
+        assertThat(SectionKind.of(List.of("# Guide", "## Development Setup", "### Requirements"))).isEqualTo(SectionKind.PLAIN);
+        assertThat(SectionKind.of(List.of("# Guide", "## System Requirements"))).isEqualTo(SectionKind.PLAIN);
+        assertThat(SectionKind.of(List.of("# Guide", "## Testing", "### Requirements"))).isEqualTo(SectionKind.RULES);
+    }
+
+    @Test
     void theDocumentTitleNamesNoList() {
         assertThat(SectionKind.of(List.of("# Repository Guidelines"))).isEqualTo(SectionKind.PLAIN);
         assertThat(SectionKind.of(List.of("# Repository Guidelines", "## Project Structure & Module Organization")))
