@@ -80,7 +80,7 @@ final class CpuAccount {
                 .replaceAll("\\d+", "#");
     }
 
-    /** CPU milliseconds per record since {@code start}, by group, largest first, groups under 2 % folded. */
+    /** CPU milliseconds per record since {@code start}, by group, largest first, groups under 1 % folded. */
     String perRecordSince(CpuAccount start, int records) {
         Map<String, Long> byGroup = new HashMap<>();
         long accounted = 0;
@@ -91,9 +91,9 @@ final class CpuAccount {
         }
         long total = processNanos - start.processNanos;
         byGroup.merge(REMAINDER, Math.max(0, total - accounted), Long::sum);
-        long small = byGroup.values().stream().filter(n -> n < total / 50).mapToLong(Long::longValue).sum();
+        long small = byGroup.values().stream().filter(n -> n < total / 100).mapToLong(Long::longValue).sum();
         String parts = byGroup.entrySet().stream()
-                .filter(e -> e.getValue() >= total / 50)
+                .filter(e -> e.getValue() >= total / 100)
                 .sorted(Map.Entry.<String, Long>comparingByValue().reversed())
                 .map(e -> String.format(Locale.ROOT, "%s %.2f", e.getKey(), perRecord(e.getValue(), records)))
                 .collect(Collectors.joining(", "));
