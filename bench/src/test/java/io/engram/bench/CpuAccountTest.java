@@ -25,7 +25,7 @@ class CpuAccountTest {
         CountDownLatch release = new CountDownLatch(1);
         Thread busy = new Thread(() -> {
             long sum = 0;
-            long until = System.nanoTime() + 300_000_000L; // 0.3 s of CPU, to be seen above the 2 % fold
+            long until = System.nanoTime() + 300_000_000L; // 0.3 s of CPU, to be seen above the 1 % fold
             while (System.nanoTime() < until) {
                 sum += Long.numberOfTrailingZeros(sum + until);
             }
