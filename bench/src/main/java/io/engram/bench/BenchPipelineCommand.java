@@ -247,6 +247,12 @@ final class BenchPipelineCommand implements Callable<Integer> {
                             + "   ratio %.2f%n", model.id(), pipelineTurns.perSecond(), embedderTurns,
                     embedderTurnsBefore.perSecond(), embedderTurnsAfter.perSecond(),
                     pipelineTurns.perSecond() / embedderTurns);
+            double drift = Math.abs(embedderTurnsBefore.perSecond() - embedderTurnsAfter.perSecond()) / embedderTurns;
+            if (drift > 0.05) {
+                out.printf(Locale.ROOT, "turns (%s): the embedder alone moved %.0f %% between its two runs: this machine's"
+                        + " speed changed during the measurement, and the ratio is uncertain by about as much%n", model.id(),
+                        drift * 100);
+            }
             out.printf(Locale.ROOT, "turns (%s): pipeline %s%n", model.id(), pipelineTurns.cpu());
             out.printf(Locale.ROOT, "turns (%s): embedder alone %s%n", model.id(), embedderTurnsAfter.cpu());
             out.flush();
