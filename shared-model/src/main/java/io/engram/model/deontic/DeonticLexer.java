@@ -27,7 +27,8 @@ public final class DeonticLexer {
 
     private static final WordSet FILLERS = new WordSet(
             "please", "also", "then", "and", "so", "but", "just", "first", "finally", "next", "now",
-            "instead", "additionally", "otherwise", "again", "still", "simply");
+            "instead", "additionally", "otherwise", "again", "still", "simply", "normally", "usually", "generally",
+            "typically", "ideally", "preferably", "immediately");
     private static final WordSet SUBORDINATORS = new WordSet(
             "if", "when", "whenever", "before", "after", "once", "unless", "while", "where", "wherever",
             "for", "in", "on", "to", "during", "since", "because", "as", "although", "though", "until",
@@ -115,6 +116,10 @@ public final class DeonticLexer {
             "rationale", "explanation", "note", "notes", "example", "examples", "why", "reason", "reasons",
             "background", "context", "see", "benefit", "benefits", "tip", "tips", "hint", "summary", "description",
             "result", "results", "status");
+    /** Prefixes that make a hyphenated verb a noun or an adjective: "pre-commit hook", "non-blocking". */
+    private static final WordSet NOUN_PREFIXES = new WordSet("pre", "post", "non", "sub", "multi", "self", "cross", "anti");
+    /** The most words of a command's caption: "**Run with JavaScript exception scope verification**: `…`". */
+    private static final int COMMAND_CAPTION_WORDS = 8;
     /** The most tokens of a convention's value after its label: "120 chars maximum", "oxfmt (via `pnpm fix`)". */
     private static final int CONVENTION_VALUE_WORDS = 8;
     /** Words opening an embedded clause: a modal right after its subject there is not the sentence's. */
@@ -127,7 +132,7 @@ public final class DeonticLexer {
             "attach", "author", "build", "bump", "call", "celebrate", "change", "check", "choose", "cite", "clarify", "classify", "clean",
             "close", "collect", "comment", "commit", "communicate", "compare", "confirm", "consider", "consult",
             "continue", "coordinate", "copy", "create", "cut", "decide", "declare", "define", "delegate", "delete",
-            "deploy", "describe", "determine", "disable", "document", "double-check", "draft", "drop", "earn", "edit", "emit",
+            "deploy", "describe", "detect", "determine", "disable", "document", "double-check", "draft", "drop", "earn", "edit", "emit",
             "enable", "ensure", "escalate", "evaluate", "exhaust", "explain", "export", "extend", "favor", "favour",
             "fetch", "fill", "find", "fix", "flag", "focus", "follow", "format", "gather", "give", "go",
             "handle", "have", "help", "identify", "ignore", "implement", "import", "include", "inform", "inspect", "install", "introduce",
@@ -223,6 +228,8 @@ public final class DeonticLexer {
         private Modality labelled;
         /** The previous clause was a short label opening a sentence ("Line length:"): this one is its value. */
         private boolean labelValue;
+        /** The clause follows a sentence-opening label of up to {@link #COMMAND_CAPTION_WORDS} words and a colon. */
+        private boolean captionValue;
         /** Where the rules of the previous clause start in {@link #rules}. */
         private int previousClauseRules;
         private SectionKind section;
@@ -253,9 +260,9 @@ public final class DeonticLexer {
             return in(OBLIGING_LABELS, count - 1) ? Modality.OBLIGATORY : null;
         }
 
-        /** Whether the clause just scanned, opening a sentence, is a label of one to four words before a colon. */
-        private boolean valueLabel(char openedAfter) {
-            if (boundary != ':' || count == 0 || count > 4 || in(EXPLAINING_LABELS, 0)
+        /** Whether the clause just scanned, opening a sentence, is a label of one to {@code words} words before a colon. */
+        private boolean valueLabel(char openedAfter, int words) {
+            if (boundary != ':' || count == 0 || count > words || in(EXPLAINING_LABELS, 0)
                     || !(openedAfter == 0 || openedAfter == '.' || openedAfter == '!' || openedAfter == '?'
                     || openedAfter == '\n')) {
                 return false;
@@ -275,11 +282,13 @@ public final class DeonticLexer {
             while (pos < length) {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
                 Modality label = boundary == ':' ? ruleLabel() : null;
-                boolean value = count > 0 && valueLabel(openedAfter);
+                boolean value = count > 0 && valueLabel(openedAfter, 4);
+                boolean caption = count > 0 && valueLabel(openedAfter, COMMAND_CAPTION_WORDS);
                 openedAfter = count > 0 ? boundary : openedAfter;
                 pos = nextClause(pos);
                 labelled = label;
                 labelValue = value;
+                captionValue = caption;
                 definesCode = afterCodeTerm;
                 onlyCode = count > 0;
                 for (int t = 0; t < count && onlyCode; t++) {
@@ -462,7 +471,7 @@ public final class DeonticLexer {
             if (definesCode) {
                 return;
             }
-            if (section == SectionKind.COMMANDS && labelValue && types[0] == CODE) {
+            if (section == SectionKind.COMMANDS && captionValue && types[0] == CODE) {
                 // "**Run all checks**: `pre-commit run --all-files`" under "Development Commands" names a command
                 rules.subList(previousClauseRules, rules.size()).clear();
                 return;
@@ -758,6 +767,8 @@ public final class DeonticLexer {
                     && !(is(w, "have") && (isYou(w + 1) || is(w + 1, "we") || is(w + 1, "they"))) // a question
                     && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
                 add(Modality.OBLIGATORY, w, "imperative");
+            } else if (hyphenatedVerb(w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)) {
+                add(Modality.OBLIGATORY, w, "imperative"); // "Auto-detect the environment", "Pre-build the index"
             } else if (is(w, "i")) {
                 matchFirstPerson(w + 1);
             } else if (is(w, "i'll")) {
@@ -774,6 +785,21 @@ public final class DeonticLexer {
                     && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             }
+        }
+
+        /** A hyphenated word whose last part is a verb of the closed list: "Auto-detect", "Pre-build". */
+        private boolean hyphenatedVerb(int w) {
+            if (w >= count || types[w] != WORD) {
+                return false;
+            }
+            for (int p = ends[w] - 2; p > starts[w]; p--) {
+                if (text[p] == '-') {
+                    // "Pre-commit hooks", "Post-build steps", "Non-blocking I/O" name things
+                    return !NOUN_PREFIXES.contains(WordSet.hash(text, starts[w], p), text, starts[w], p)
+                            && IMPERATIVE_VERBS.contains(WordSet.hash(text, p + 1, ends[w]), text, p + 1, ends[w]);
+                }
+            }
+            return false;
         }
 
         /** "… — never runs user code —": a verb in the third person describes its subject; "Never run …" instructs. */
@@ -881,6 +907,9 @@ public final class DeonticLexer {
             } else if (in(OBLIGATION_MODALS, m)) {
                 if (in(NEGATIONS, m + 1)) {
                     add(Modality.FORBIDDEN, m + 2, "you " + lower(m) + " not");
+                } else if (m + 1 == count && boundary == ':') {
+                    // "If asked to open a PR, you MUST:" leads into the list of what: the lead-in is the action
+                    rules.add(new Rule(Modality.OBLIGATORY, cleanAction(starts[0], clauseEnd), "you " + lower(m)));
                 } else {
                     add(Modality.OBLIGATORY, m + 1, "you " + lower(m));
                 }

@@ -77,6 +77,10 @@ class DeonticLexerTest {
             Earn trust through competence.          | O | Earn trust through competence
             Remember you're a guest.               | O | Remember you're a guest
             Have opinions.                          | O | Have opinions
+            Normally, use the default build directory. | O | use the default build directory
+            Immediately before pushing, run the checks. | O | run the checks
+            Auto-detect the environment first.      | O | Auto-detect the environment first
+            If asked to open a PR, you MUST:        | O | If asked to open a PR, you MUST
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -112,6 +116,8 @@ class DeonticLexerTest {
             Both formats are acceptable inputs to the parser.
             Users are allowed to export their data.
             The server never imports client code.
+            Pre-commit hooks: ruff, mypy and codespell.
+            Non-blocking reads are used throughout.
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -203,6 +209,9 @@ class DeonticLexerTest {
         // the same line in a setup section is a step to take
         assertThat(lexer.rules(line)).extracting(Rule::action).containsExactly("Run all checks");
         assertThat(lexer.rules("Run the checks before pushing.", SectionKind.COMMANDS)).hasSize(1);
+        // a caption of up to eight words names its command too
+        assertThat(lexer.rules("**Run with JavaScript exception scope verification**: `bun bd <command>`",
+                SectionKind.COMMANDS)).isEmpty();
     }
 
     @Test

@@ -12,11 +12,12 @@ import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 
 /**
- * Precision, recall and modality accuracy of the deontic lexer on four labelled sets of real sentences, each read
+ * Precision, recall and modality accuracy of the deontic lexer on five labelled sets of real sentences, each read
  * under its heading path ({@link SectionKind}): labelled-sentences.tsv (the agent documents in data/agents-md, which
  * the lexer's word lists were extended on), unseen-sentences.tsv (20 other agent documents, issue 26's first round),
- * held-out-sentences.tsv (10 more, judged on in the second round and tuned on in the third) and
- * fourth-set-sentences.tsv (9 more, issue 26's third round: judged on, never tuned on, its misses not printed).
+ * held-out-sentences.tsv (10 more, judged on in the second round and tuned on in the third),
+ * fourth-set-sentences.tsv (9 more, judged on in the third round and tuned on in the fourth) and
+ * fifth-set-sentences.tsv (8 more, issue 26's fourth round: judged on, never tuned on, its misses not printed).
  * The numbers are reported in docs/benchmarks.md.
  */
 class LabelledSentencesTest {
@@ -118,19 +119,19 @@ class LabelledSentencesTest {
     }
 
     @Test
-    void lexerOnTheFourthSet() throws Exception {
-        // Issue 26's third round judges on this set. Frozen and measured first, with the lexer of the second round:
-        // precision 0.945, recall 0.896, modality 1.000; after the third round, the same (docs/benchmarks.md).
-        assertAtLeast(scoreAndPrint("fourth-set-sentences.tsv", documentSet("fourth-set-sentences.tsv", 168, 9), false),
-                0.94, 0.89, 1.0);
+    void lexerOnTheFourthSetWhichIsNowADevelopmentSet() throws Exception {
+        // Judged on in issue 26's third round (frozen: 0.945, 0.896, 1.000; unchanged by that round), its misses read
+        // at the end of it, and tuned on in the fourth: 0.986, 0.948, 1.000.
+        assertAtLeast(scoreAndPrint("fourth-set-sentences.tsv", documentSet("fourth-set-sentences.tsv", 168, 9), true),
+                0.98, 0.94, 1.0);
     }
 
     @Test
     void lexerOnTheFifthSet() throws Exception {
         // Issue 26's fourth round judges on this set. Frozen and measured first, with the lexer of the third round:
-        // precision 0.951, recall 0.895, modality 0.987.
+        // precision 0.951, recall 0.895, modality 0.987; after the fourth round: 0.951, 0.907, 0.987.
         assertAtLeast(scoreAndPrint("fifth-set-sentences.tsv", documentSet("fifth-set-sentences.tsv", 134, 8), false),
-                0.95, 0.89, 0.98);
+                0.95, 0.90, 0.98);
     }
 
     /** A frozen set of {@code sentences} sentences from {@code documents} documents. */

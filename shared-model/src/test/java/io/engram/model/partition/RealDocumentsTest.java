@@ -124,6 +124,20 @@ class RealDocumentsTest {
     }
 
     @Test
+    void anImperativeAfterAnAdverbAndItsConditionIsFoundAndTheNodeKeepsItsTier() throws Exception {
+        // Issue 26's fourth round skips "Immediately" (and "Normally", "Usually" …) before a clause: the one node of
+        // the eight documents it changed gains the instruction after "Immediately before starting that stack,",
+        // read by hand; no node changed tier.
+        PartitionedDocument doc = partitioner.partition(
+                Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
+        DocumentNode node = doc.nodes().get(19);
+        assertThat(node.tier()).isEqualTo(2);
+        assertThat(node.rules()).extracting(r -> r.modality().code() + ":" + r.action()).contains(
+                "O:use available read-only task or process evidence to check for another broad test, typecheck, build,"
+                        + " examples, or integration command already running on the same host");
+    }
+
+    @Test
     void soulMdInChineseFindsIdentityAndProhibitions() throws Exception {
         PartitionedDocument doc = partitioner.partition(
                 Files.readAllBytes(DOCS.resolve("openclaw+openclaw__templates__SOUL.md")));
