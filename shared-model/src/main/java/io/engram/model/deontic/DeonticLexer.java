@@ -118,6 +118,8 @@ public final class DeonticLexer {
             "result", "results", "status");
     /** Prefixes that make a hyphenated verb a noun or an adjective: "pre-commit hook", "non-blocking". */
     private static final WordSet NOUN_PREFIXES = new WordSet("pre", "post", "non", "sub", "multi", "self", "cross", "anti");
+    /** The most words of a label whose value can be a convention: "Line length:", "Coverage:". */
+    private static final int VALUE_LABEL_WORDS = 4;
     /** The most words of a command's caption: "**Run with JavaScript exception scope verification**: `…`". */
     private static final int COMMAND_CAPTION_WORDS = 8;
     /** The most tokens of a convention's value after its label: "120 chars maximum", "oxfmt (via `pnpm fix`)". */
@@ -260,19 +262,22 @@ public final class DeonticLexer {
             return in(OBLIGING_LABELS, count - 1) ? Modality.OBLIGATORY : null;
         }
 
-        /** Whether the clause just scanned, opening a sentence, is a label of one to {@code words} words before a colon. */
-        private boolean valueLabel(char openedAfter, int words) {
-            if (boundary != ':' || count == 0 || count > words || in(EXPLAINING_LABELS, 0)
+        /**
+         * The words of the clause just scanned when it is a label opening a sentence before a colon ("Line length:",
+         * "**Run all checks**:"), else 0.
+         */
+        private int labelWords(char openedAfter) {
+            if (boundary != ':' || count == 0 || in(EXPLAINING_LABELS, 0)
                     || !(openedAfter == 0 || openedAfter == '.' || openedAfter == '!' || openedAfter == '?'
                     || openedAfter == '\n')) {
-                return false;
+                return 0;
             }
             for (int t = 0; t < count; t++) {
                 if (types[t] != WORD) {
-                    return false;
+                    return 0;
                 }
             }
-            return true;
+            return count;
         }
 
         void run() {
@@ -282,13 +287,12 @@ public final class DeonticLexer {
             while (pos < length) {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
                 Modality label = boundary == ':' ? ruleLabel() : null;
-                boolean value = count > 0 && valueLabel(openedAfter, 4);
-                boolean caption = count > 0 && valueLabel(openedAfter, COMMAND_CAPTION_WORDS);
+                int labelWordCount = count > 0 ? labelWords(openedAfter) : 0;
                 openedAfter = count > 0 ? boundary : openedAfter;
                 pos = nextClause(pos);
                 labelled = label;
-                labelValue = value;
-                captionValue = caption;
+                labelValue = labelWordCount > 0 && labelWordCount <= VALUE_LABEL_WORDS;
+                captionValue = labelWordCount > 0 && labelWordCount <= COMMAND_CAPTION_WORDS;
                 definesCode = afterCodeTerm;
                 onlyCode = count > 0;
                 for (int t = 0; t < count && onlyCode; t++) {
@@ -478,18 +482,15 @@ public final class DeonticLexer {
             }
             int before = rules.size();
             evaluateClause();
-            if (section == SectionKind.PROHIBITIONS) {
-                // "## Never" … "- Edit generated files": the instruction names what not to do
-                for (int r = before; r < rules.size(); r++) {
-                    Rule rule = rules.get(r);
-                    if (rule.modality() == Modality.OBLIGATORY && rule.trigger().equals("imperative")) {
-                        rules.set(r, new Rule(Modality.FORBIDDEN, rule.action(), "prohibition heading"));
-                    }
-                }
-            }
             for (int r = before; r < rules.size(); r++) {
                 Rule rule = rules.get(r);
-                if (rule.modality() == Modality.OBLIGATORY && rule.trigger().equals("imperative") && hasWord("freely")) {
+                if (rule.modality() != Modality.OBLIGATORY || !rule.trigger().equals("imperative")) {
+                    continue;
+                }
+                if (section == SectionKind.PROHIBITIONS) {
+                    // "## Never" … "- Edit generated files": the instruction names what not to do
+                    rules.set(r, new Rule(Modality.FORBIDDEN, rule.action(), "prohibition heading"));
+                } else if (hasWord("freely")) {
                     // "Read, edit, and update it freely in main sessions" allows
                     rules.set(r, new Rule(Modality.PERMITTED, rule.action(), "imperative freely"));
                 }
@@ -768,7 +769,7 @@ public final class DeonticLexer {
                     && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (hyphenatedVerb(w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)) {
-                add(Modality.OBLIGATORY, w, "imperative"); // "Auto-detect the environment", "Pre-build the index"
+                add(Modality.OBLIGATORY, w, "imperative"); // "Auto-detect the environment", "Hand-edit the config"
             } else if (is(w, "i")) {
                 matchFirstPerson(w + 1);
             } else if (is(w, "i'll")) {
@@ -787,7 +788,7 @@ public final class DeonticLexer {
             }
         }
 
-        /** A hyphenated word whose last part is a verb of the closed list: "Auto-detect", "Pre-build". */
+        /** A hyphenated word whose last part is a verb of the closed list: "Auto-detect", "Hand-edit". */
         private boolean hyphenatedVerb(int w) {
             if (w >= count || types[w] != WORD) {
                 return false;

@@ -15,6 +15,11 @@ class RealDocumentsTest {
             System.getProperty("engram.agent-documents"), "system property engram.agent-documents (set by the build)"));
     private final MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults());
 
+    /** One document of {@link #DOCS}, partitioned with the default settings. */
+    private PartitionedDocument partitioned(String file) throws Exception {
+        return partitioner.partition(Files.readAllBytes(DOCS.resolve(file)));
+    }
+
     static List<Path> documents() throws Exception {
         try (Stream<Path> files = Files.list(DOCS)) {
             return files.filter(p -> p.getFileName().toString().contains("__")).sorted().toList();
@@ -52,7 +57,7 @@ class RealDocumentsTest {
 
     @Test
     void flinkAgentsAgentsMdTiersAsCheckedByHand() throws Exception {
-        PartitionedDocument doc = partitioner.partition(Files.readAllBytes(DOCS.resolve("apache+flink-agents__AGENTS.md")));
+        PartitionedDocument doc = partitioned("apache+flink-agents__AGENTS.md");
         // Read by hand: headings are lore; every paragraph but none of the headings holds an imperative
         // ("preserve the … direction", "Use repository scripts", "Use package paths", "Prefer focused tests",
         // "open or link a GitHub issue", "read code_review.md"); the command and checklist items are hard.
@@ -70,7 +75,7 @@ class RealDocumentsTest {
 
     @Test
     void graphitiAgentsMdTiersAsCheckedByHand() throws Exception {
-        PartitionedDocument doc = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__AGENTS.md")));
+        PartitionedDocument doc = partitioned("getzep+graphiti__AGENTS.md");
         // Read by hand: the structure paragraph and the "All three run …" paragraph only describe; the style,
         // testing, commit, cloud, database and gotcha paragraphs hold imperatives; every list item is hard.
         assertThat(doc.nodes()).extracting(n -> n.kind().label() + ":" + n.tier()).containsExactly(
@@ -92,8 +97,7 @@ class RealDocumentsTest {
         // Issue 26 widened what counts as a rule; across these eight documents one node changed tier (lore to soft
         // rule). Read by hand: it says what the release skill the agent runs must never do, a constraint on the
         // agent's own tooling, so a rule is the right reading of it.
-        PartitionedDocument doc = partitioner.partition(
-                Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
+        PartitionedDocument doc = partitioned("openai+openai-agents-python__AGENTS.md");
         DocumentNode node = doc.nodes().get(34);
         assertThat(node.text()).startsWith("The skill replaces the former GitHub Actions release-PR creator.");
         assertThat(node.tier()).isEqualTo(2);
@@ -109,16 +113,16 @@ class RealDocumentsTest {
         // node changed tier (compared node by node with the lexer before it); these nodes gained rules, each read by
         // hand: present-tense conventions in "### Code Style" and "### Testing Requirements", and an instruction
         // in parentheses.
-        PartitionedDocument claude = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__CLAUDE.md")));
+        PartitionedDocument claude = partitioned("getzep+graphiti__CLAUDE.md");
         assertThat(List.of(49, 52, 55)).extracting(i -> claude.nodes().get(i))
                 .extracting(n -> n.tier() + ":" + n.rules().stream().map(r -> r.trigger() + ":" + r.action()).toList())
                 .containsExactly("1:[convention:100 characters]",
                         "1:[convention:Main project uses typeCheckingMode = \"basic\", server uses typeCheckingMode = \"standard]",
                         "1:[convention:Integration tests require database connections and are marked with int suffix]");
-        PartitionedDocument agents = partitioner.partition(Files.readAllBytes(DOCS.resolve("getzep+graphiti__AGENTS.md")));
+        PartitionedDocument agents = partitioned("getzep+graphiti__AGENTS.md");
         assertThat(agents.nodes().get(31).rules()).extracting(r -> r.trigger() + ":" + r.action())
                 .containsExactly("parenthetical:use port 8001 if 8000 is taken by the REST server");
-        PartitionedDocument flink = partitioner.partition(Files.readAllBytes(DOCS.resolve("apache+flink-agents__AGENTS.md")));
+        PartitionedDocument flink = partitioned("apache+flink-agents__AGENTS.md");
         assertThat(flink.nodes().get(12).rules()).extracting(r -> r.trigger() + ":" + r.action()).startsWith(
                 "convention:Java tests use JUnit 5 with AssertJ and Mockito", "convention:Python tests use pytest");
     }
@@ -128,8 +132,7 @@ class RealDocumentsTest {
         // Issue 26's fourth round skips "Immediately" (and "Normally", "Usually" …) before a clause: the one node of
         // the eight documents it changed gains the instruction after "Immediately before starting that stack,",
         // read by hand; no node changed tier.
-        PartitionedDocument doc = partitioner.partition(
-                Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
+        PartitionedDocument doc = partitioned("openai+openai-agents-python__AGENTS.md");
         DocumentNode node = doc.nodes().get(19);
         assertThat(node.tier()).isEqualTo(2);
         assertThat(node.rules()).extracting(r -> r.modality().code() + ":" + r.action()).contains(
@@ -139,8 +142,7 @@ class RealDocumentsTest {
 
     @Test
     void soulMdInChineseFindsIdentityAndProhibitions() throws Exception {
-        PartitionedDocument doc = partitioner.partition(
-                Files.readAllBytes(DOCS.resolve("openclaw+openclaw__templates__SOUL.md")));
+        PartitionedDocument doc = partitioned("openclaw+openclaw__templates__SOUL.md");
         DocumentNode identity = doc.nodes().get(1);
         assertThat(identity.text()).startsWith("_你不是聊天机器人");
         assertThat(identity.tier()).isEqualTo(2);
