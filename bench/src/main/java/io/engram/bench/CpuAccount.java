@@ -25,6 +25,7 @@ final class CpuAccount {
     private final Map<Long, String> threadGroups;
     private final long compilingMillis;
     private final long collectingMillis;
+    private final long takenAtNanos = System.nanoTime();
 
     private CpuAccount(long processNanos, Map<Long, Long> threadNanos, Map<Long, String> threadGroups,
                        long compilingMillis, long collectingMillis) {
@@ -37,6 +38,11 @@ final class CpuAccount {
 
     static CpuAccount now() {
         return sample(Map.of(), Map.of());
+    }
+
+    /** When this snapshot was taken, on {@link System#nanoTime()}'s clock. */
+    long takenAtNanos() {
+        return takenAtNanos;
     }
 
     /**
