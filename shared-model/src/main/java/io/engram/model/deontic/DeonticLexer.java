@@ -77,6 +77,10 @@ public final class DeonticLexer {
             "own", "some", "no", "it", "them", "him", "her", "me", "us", "what", "who", "whom", "how", "why", "where",
             "whether", "what's", "when", "which", "on", "with", "to", "in", "into", "from", "by", "about", "through",
             "without", "up", "down", "out", "off", "away", "back", "together");
+    /** Words that take "of" after a verb's object position: "Edit any of these", "Read all of the logs". */
+    private static final WordSet QUANTIFIERS = new WordSet("any", "all", "each", "some", "both", "either", "none", "most");
+    /** Verbs whose object is a clause: "Assume watch is running", "Ensure tests are green". */
+    private static final WordSet CLAUSE_VERBS = new WordSet("assume", "ensure", "verify", "confirm", "remember");
     /** Words that start clauses but are not verbs, however they are followed. */
     private static final WordSet NOT_VERBS = new WordSet(
             "the", "and", "this", "that", "these", "those", "there", "here", "it", "its", "all", "some", "any", "each", "every", "most",
@@ -110,7 +114,8 @@ public final class DeonticLexer {
     /** Words a convention's subject does not start with: it names a kind of thing ("Errors", "New features"). */
     private static final WordSet NOT_CONVENTION_SUBJECTS = new WordSet(
             "the", "this", "that", "these", "those", "it", "its", "we", "i", "they", "he", "she", "there", "here",
-            "a", "an", "our", "my", "if", "when", "while", "what", "which", "who", "how", "why", "one", "some", "most");
+            "a", "an", "our", "my", "your", "if", "when", "while", "what", "which", "who", "how", "why", "one", "some",
+            "most");
     /** Labels whose text explains rather than prescribes ("Rationale: …", "Example: …"). */
     private static final WordSet EXPLAINING_LABELS = new WordSet(
             "rationale", "explanation", "note", "notes", "example", "examples", "why", "reason", "reasons",
@@ -150,7 +155,12 @@ public final class DeonticLexer {
             "skip", "sort", "spawn", "speak", "specify", "split", "squash", "stage", "start", "state", "stay",
             "stick", "stop", "store", "structure", "submit", "suggest", "summarize", "summarise", "supply",
             "surface", "switch", "take", "target", "tell", "think", "treat", "trust", "try", "type",
-            "update", "upgrade", "use", "utilize", "validate", "verify", "wait", "warn", "watch", "work", "wrap", "write");
+            "update", "upgrade", "use", "utilize", "validate", "verify", "wait", "warn", "watch", "work", "wrap", "write",
+            // verbs whose endings read as a noun's or an inflection's to baseFormVerb ("Register …", "Proceed …")
+            "advance", "anchor", "assemble", "assist", "augment", "balance", "bring", "bundle", "comply", "cover",
+            "deliver", "discover", "double", "embed", "enhance", "enter", "exceed", "feed", "filter", "increment",
+            "insist", "lower", "match", "monitor", "offer", "order", "persist", "proceed", "query", "register",
+            "render", "reveal", "seed", "signal", "succeed", "tailor", "trigger");
 
     private static final String[] CJK_FORBIDDEN_OPENERS = {
         "永远不要", "绝对不要", "千万不要", "不要", "不许", "不得", "不可", "切勿", "禁止", "避免", "别"};
@@ -764,9 +774,13 @@ public final class DeonticLexer {
                 add(Modality.OBLIGATORY, w + 2, "remember to");
             } else if (is(w, "be") && w + 1 < count) {
                 add(Modality.OBLIGATORY, w, "imperative");
+            } else if (is(w, "do") && in(IMPERATIVE_FOLLOWERS, w + 1) && !in(SUBORDINATORS, w + 1) && boundary != '?') {
+                add(Modality.OBLIGATORY, w, "imperative"); // "…, do a brief check for …"; "Do the tests pass?" asks
             } else if (in(IMPERATIVE_VERBS, w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)
                     && !(is(w, "have") && (isYou(w + 1) || is(w + 1, "we") || is(w + 1, "they"))) // a question
-                    && !in(NOUN_SIGNALS, w + 2) && !(is(w, "note") && is(w + 1, "that"))) {
+                    // "Edit any of these" instructs; "Build artifacts are …", "Use of …" name things
+                    && (!in(NOUN_SIGNALS, w + 2) || is(w + 2, "of") && in(QUANTIFIERS, w + 1) || in(CLAUSE_VERBS, w))
+                    && !(is(w, "note") && is(w + 1, "that"))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (hyphenatedVerb(w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)) {
                 add(Modality.OBLIGATORY, w, "imperative"); // "Auto-detect the environment", "Hand-edit the config"

@@ -27,7 +27,7 @@ public enum SectionKind {
     private static final Set<String> RULE_WORDS = Set.of(
             "rule", "rules", "convention", "conventions", "guideline", "guidelines", "standard", "standards",
             "requirement", "requirements", "style", "practices", "principle", "principles", "policy", "policies",
-            "constraint", "constraints", "boundaries", "mandatory", "etiquette", "must", "dos");
+            "constraint", "constraints", "boundaries", "mandatory", "etiquette", "must", "dos", "identity");
     /**
      * Words of a heading about setting up: "Requirements" under "Development Setup" or "System Requirements" lists
      * what to install ("Node.js: v22 or v24"), not rules.

@@ -81,6 +81,13 @@ class DeonticLexerTest {
             Immediately before pushing, run the checks. | O | run the checks
             Auto-detect the environment first.      | O | Auto-detect the environment first
             If asked to open a PR, you MUST:        | O | If asked to open a PR, you MUST
+            Register the handler in `setup.py`.     | O | Register the handler in setup.py
+            Otherwise, proceed on the current branch. | O | proceed on the current branch
+            Match existing code style.              | O | Match existing code style
+            Before building a tool, do a brief check for existing ones. | O | do a brief check for existing ones
+            Edit any of these directly.             | O | Edit any of these directly
+            Assume watch is running.                | O | Assume watch is running
+            Ensure tests are green before merging.  | O | Ensure tests are green before merging
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -118,6 +125,9 @@ class DeonticLexerTest {
             The server never imports client code.
             Pre-commit hooks: ruff, mypy and codespell.
             Non-blocking reads are used throughout.
+            Filter results are cached per query.
+            Do the tests pass?
+            Order of the imports is checked by ruff.
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -191,6 +201,10 @@ class DeonticLexerTest {
         assertThat(lexer.rules("Pre-commit hook: Runs `pnpm install` when the lock file changes", rules)).isEmpty();
         assertThat(lexer.rules("**Editorial:** Terminology, spelling, punctuation, formatting, or link-label changes that"
                 + " do not change documented behavior.", rules)).isEmpty();
+        // under an identity heading a persona's fields are who it is; where a file lives is not a rule
+        assertThat(lexer.rules("**Designation:** V (Infinite Edition)", rules)).extracting(r -> r.modality().code() + ":" + r.trigger())
+                .containsExactly("O:convention");
+        assertThat(lexer.rules("Your persona lives in SOUL.md.", rules)).isEmpty();
     }
 
     @Test

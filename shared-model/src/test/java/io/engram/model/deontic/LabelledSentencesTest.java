@@ -17,8 +17,8 @@ import org.junit.jupiter.api.Test;
  * the lexer's word lists were extended on), unseen-sentences.tsv (20 other agent documents, issue 26's first round),
  * held-out-sentences.tsv (10 more, judged on in the second round and tuned on in the third),
  * fourth-set-sentences.tsv (9 more, judged on in the third round and tuned on in the fourth),
- * fifth-set-sentences.tsv (8 more, judged on in the fourth round) and sixth-set-sentences.tsv (9 more, issue 26's
- * fifth round: judged on, never tuned on, its misses not printed).
+ * fifth-set-sentences.tsv (8 more, judged on in the fourth round and tuned on in the fifth) and
+ * sixth-set-sentences.tsv (9 more, issue 26's fifth round: judged on, never tuned on, its misses not printed).
  * The numbers are reported in docs/benchmarks.md.
  */
 class LabelledSentencesTest {
@@ -114,7 +114,8 @@ class LabelledSentencesTest {
     @Test
     void lexerOnTheThirdSetWhichIsNowADevelopmentSet() throws Exception {
         // Judged on in issue 26's second round (frozen: 0.984, 0.733, 0.952; after it: 0.922, 0.826, 0.958), its
-        // misses read at the end of that round, and tuned on in the third: 0.975, 0.907, 1.000.
+        // misses read at the end of that round, and tuned on in the third: 0.975, 0.907, 1.000 (0.975, 0.919, 1.000
+        // after the fifth).
         assertAtLeast(scoreAndPrint("held-out-sentences.tsv", documentSet("held-out-sentences.tsv", 180, 10), true),
                 0.97, 0.90, 1.0);
     }
@@ -128,17 +129,17 @@ class LabelledSentencesTest {
     }
 
     @Test
-    void lexerOnTheFifthSet() throws Exception {
-        // Issue 26's fourth round judges on this set. Frozen and measured first, with the lexer of the third round:
-        // precision 0.951, recall 0.895, modality 0.987; after the fourth round: 0.951, 0.907, 0.987.
-        assertAtLeast(scoreAndPrint("fifth-set-sentences.tsv", documentSet("fifth-set-sentences.tsv", 134, 8), false),
-                0.95, 0.90, 0.98);
+    void lexerOnTheFifthSetWhichIsNowADevelopmentSet() throws Exception {
+        // Judged on in issue 26's fourth round (frozen: 0.951, 0.895, 0.987; after it: 0.951, 0.907, 0.987), its
+        // misses read at the end of it, and tuned on in the fifth: 0.955, 0.977, 0.988.
+        assertAtLeast(scoreAndPrint("fifth-set-sentences.tsv", documentSet("fifth-set-sentences.tsv", 134, 8), true),
+                0.95, 0.97, 0.98);
     }
 
     @Test
     void lexerOnTheSixthSet() throws Exception {
         // Issue 26's fifth round judges on this set. Frozen and measured first, with the lexer of the fourth round:
-        // precision 0.906, recall 0.841, modality 0.983.
+        // precision 0.906, recall 0.841, modality 0.983; unchanged by the fifth round.
         assertAtLeast(scoreAndPrint("sixth-set-sentences.tsv", documentSet("sixth-set-sentences.tsv", 169, 9), false),
                 0.90, 0.84, 0.98);
     }

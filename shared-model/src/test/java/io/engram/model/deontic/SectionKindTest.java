@@ -14,6 +14,8 @@ class SectionKindTest {
         assertThat(SectionKind.of(List.of("# AGENTS.md", "## Coding Standards", "### Formatting"))).isEqualTo(SectionKind.RULES);
         assertThat(SectionKind.of(List.of("## Testing Requirements"))).isEqualTo(SectionKind.RULES);
         assertThat(SectionKind.of(List.of("# Guide", "## **Best Practices**"))).isEqualTo(SectionKind.RULES);
+        // a persona's identity fields ("**Designation:** V") are what it must be
+        assertThat(SectionKind.of(List.of("# SOUL.md - V", "## CORE IDENTITY"))).isEqualTo(SectionKind.RULES);
     }
 
     @Test
