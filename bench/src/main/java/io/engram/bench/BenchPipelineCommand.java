@@ -43,7 +43,9 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.graph.StreamGraph;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -54,7 +56,8 @@ import picocli.CommandLine.Spec;
  * Throughput of the whole pipeline (Kafka → Flink → OpenSearch) on this machine, side by side with the
  * embedder alone on the same texts, and freshness: produce-to-searchable latency at steady rates (1, 10, 100/s).
  * Throughput counts from the first record searchable to the last, so the MiniCluster's start and the model's
- * load are left out of both sides.
+ * load are left out of both sides. The throughput jobs of a run share one MiniCluster, as a deployment's jobs share
+ * their cluster ({@link SharedMiniClusters}).
  */
 @Command(name = "pipeline", mixinStandardHelpOptions = true,
         description = "Pipeline throughput (turns/s, documents/s) against the embedder alone, and freshness p50/p95/p99 per rate.")
@@ -62,6 +65,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
 
     @Spec
     CommandSpec spec;
+
+    /** The throughput jobs' clusters, kept for the whole run. */
+    private final SharedMiniClusters clusters = new SharedMiniClusters();
 
     @Option(names = "--data", converter = ExistingPath.class, paramLabel = "FILE",
             description = "LoCoMo JSON whose conversations are the turns (required unless --freshness-only)")
@@ -137,7 +143,8 @@ final class BenchPipelineCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kafka, --opensearch and --postgres go together");
         }
         try (EmbeddedStack stack = external ? null : EmbeddedStack.start(new EmbeddedStack.Config(
-                EnumSet.allOf(Service.class), 0, 0, 0, Optional.empty()), (s, a) -> { })) {
+                EnumSet.allOf(Service.class), 0, 0, 0, Optional.empty()), (s, a) -> { });
+             SharedMiniClusters closedBeforeTheStack = clusters) {
             String kafka = external ? externalKafka : stack.kafka().orElseThrow().bootstrapServers();
             Topics.create(KafkaClients.at(kafka), 2);
             Properties p = new Properties();
@@ -237,7 +244,8 @@ final class BenchPipelineCommand implements Callable<Integer> {
         try (OnnxEmbedder embedder = model.open()) {
             // A job is a long-running process; measured here it would be cold for minutes: the JIT compiles
             // Flink's, Lucene's, OpenSearch's and Kafka's paths on the same two cores. Warm-up jobs run the same
-            // input first, each into a fresh index with a fresh embedding cache, and are reported too.
+            // input first, each into a fresh index with a fresh embedding cache, on the cluster the measured job
+            // runs on, and are reported too.
             for (int run = 1; run <= warmUpRuns; run++) {
                 Measured warmUp = throughput(q, "turns-" + model.id() + "-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
                 out.printf(Locale.ROOT, "turns (%s): warm-up job %d: %.1f /s, %s%n", model.id(), run, warmUp.perSecond(), warmUp.cpu());
@@ -273,7 +281,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
      * serving them) against {@code metrics.enabled=false}, alternating on, off, on, off so the machine's drift
      * falls on both.
      */
-    private static void metricsCost(PrintWriter out, Properties base, EmbeddingModel model, int turns, long turnsFrom)
+    private void metricsCost(PrintWriter out, Properties base, EmbeddingModel model, int turns, long turnsFrom)
             throws Exception {
         Properties on = new Properties();
         on.putAll(base);
@@ -311,7 +319,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
      * produced since {@code producedFrom}, read by a job of its own (Kafka group {@code bench-RUN}) into an index of
      * its own.
      */
-    private static Measured throughput(Properties base, String run, long producedFrom, RecordType type, int expected)
+    private Measured throughput(Properties base, String run, long producedFrom, RecordType type, int expected)
             throws Exception {
         Properties p = new Properties();
         p.putAll(base);
@@ -328,8 +336,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
         AtomicLong last = new AtomicLong();
         AtomicReference<CpuAccount> cpuAtFirst = new AtomicReference<>();
         AtomicReference<CpuAccount> cpuAtLast = new AtomicReference<>();
-        // the poller shares the job's core: one plain count request per poll over the run's own index (all of
-        // its tenants), not a tenant-scoped search per tenant, so the harness takes as little of it as it can
+        // the poller shares the job's core: one plain count request over the run's own index (all of its
+        // tenants) per poll, polls close together only where they time something — until the first record and
+        // near the last, which the rate so far predicts — so the harness takes as little of the core as it can
         Thread poller = new Thread(() -> {
             while (!Thread.currentThread().isInterrupted()) {
                 try {
@@ -349,7 +358,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                     if (first.get() != 0 && now - cpuAtLast.get().takenAtNanos() > 1_000_000_000L) {
                         cpuAtLast.set(cpuAtLast.get().updated());
                     }
-                    Thread.sleep(100);
+                    Thread.sleep(nextPollMillis(n, expected, first.get() == 0 ? 0 : now - first.get()));
                 } catch (InterruptedException e) {
                     return;
                 } catch (RuntimeException e) { // reported by the main thread; polling on would spin
@@ -359,9 +368,12 @@ final class BenchPipelineCommand implements Callable<Integer> {
             }
         });
         poller.start();
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
+        Configuration flink = EngramJob.flinkConfiguration(p, config);
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-        env.execute("bench-" + run);
+        StreamGraph job = env.getStreamGraph();
+        job.setJobName("bench-" + run);
+        clusters.execute(job.getJobGraph(), flink, Math.max(1, config.parallelism()));
         poller.join(30_000);
         poller.interrupt();
         if (pollerFailure.get() != null) {
@@ -372,6 +384,19 @@ final class BenchPipelineCommand implements Callable<Integer> {
         }
         return new Measured(expected / ((last.get() - first.get()) / 1e9),
                 cpuAtLast.get().perRecordSince(cpuAtFirst.get(), expected));
+    }
+
+    /**
+     * How long the poller sleeps after counting {@code n} of {@code expected} records {@code sinceFirstNanos} after
+     * the first: 50 ms before the first and near the end, up to a second in between (half the time the rate so
+     * far predicts is left), so the run's two ends are timed to 50 ms with a few dozen requests.
+     */
+    static long nextPollMillis(long n, long expected, long sinceFirstNanos) {
+        if (n <= 0 || sinceFirstNanos <= 0) {
+            return 50;
+        }
+        double leftMillis = (expected - n) * (sinceFirstNanos / 1e6) / n;
+        return Math.max(50, Math.min(1_000, (long) (leftMillis / 2)));
     }
 
     private static Measured embedderAlone(OnnxEmbedder embedder, List<String> texts) {
