@@ -10,6 +10,8 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * Precision, recall and modality accuracy of the deontic lexer on six labelled sets of real sentences, each read
@@ -111,37 +113,30 @@ class LabelledSentencesTest {
         assertAtLeast(former, 0.95, 0.94, 0.98);
     }
 
-    @Test
-    void lexerOnTheThirdSetWhichIsNowADevelopmentSet() throws Exception {
-        // Judged on in issue 26's second round (frozen: 0.984, 0.733, 0.952; after it: 0.922, 0.826, 0.958), its
-        // misses read at the end of that round, and tuned on in the third: 0.975, 0.907, 1.000 (0.975, 0.919, 1.000
-        // after the fifth).
-        assertAtLeast(scoreAndPrint("held-out-sentences.tsv", documentSet("held-out-sentences.tsv", 180, 10), true),
-                0.97, 0.90, 1.0);
-    }
-
-    @Test
-    void lexerOnTheFourthSetWhichIsNowADevelopmentSet() throws Exception {
-        // Judged on in issue 26's third round (frozen: 0.945, 0.896, 1.000; unchanged by that round), its misses read
-        // at the end of it, and tuned on in the fourth: 0.986, 0.948, 1.000.
-        assertAtLeast(scoreAndPrint("fourth-set-sentences.tsv", documentSet("fourth-set-sentences.tsv", 168, 9), true),
-                0.98, 0.94, 1.0);
-    }
-
-    @Test
-    void lexerOnTheFifthSetWhichIsNowADevelopmentSet() throws Exception {
-        // Judged on in issue 26's fourth round (frozen: 0.951, 0.895, 0.987; after it: 0.951, 0.907, 0.987), its
-        // misses read at the end of it, and tuned on in the fifth: 0.955, 0.977, 0.988.
-        assertAtLeast(scoreAndPrint("fifth-set-sentences.tsv", documentSet("fifth-set-sentences.tsv", 134, 8), true),
-                0.95, 0.97, 0.98);
-    }
-
-    @Test
-    void lexerOnTheSixthSet() throws Exception {
-        // Issue 26's fifth round judges on this set. Frozen and measured first, with the lexer of the fourth round:
-        // precision 0.906, recall 0.841, modality 0.983; unchanged by the fifth round.
-        assertAtLeast(scoreAndPrint("sixth-set-sentences.tsv", documentSet("sixth-set-sentences.tsv", 169, 9), false),
-                0.90, 0.84, 0.98);
+    /**
+     * The sets built one per round of issue 26, each frozen and judged on in one round (its misses not printed)
+     * and tuned on in the next (precision, recall, modality):
+     * <ul>
+     * <li>held-out-sentences.tsv: judged in the second round (frozen 0.984, 0.733, 0.952; after it 0.922, 0.826,
+     * 0.958), tuned on in the third: 0.975, 0.907, 1.000 (recall 0.919 after the fifth);
+     * <li>fourth-set-sentences.tsv: judged in the third (0.945, 0.896, 1.000, unchanged), tuned on in the fourth:
+     * 0.986, 0.948, 1.000;
+     * <li>fifth-set-sentences.tsv: judged in the fourth (frozen 0.951, 0.895, 0.987; after it 0.951, 0.907, 0.987),
+     * tuned on in the fifth: 0.955, 0.977, 0.988;
+     * <li>sixth-set-sentences.tsv: judged in the fifth (frozen 0.906, 0.841, 0.983; unchanged by it).
+     * </ul>
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            held-out-sentences.tsv   | 180 | 10 | true  | 0.97 | 0.90 | 1.0
+            fourth-set-sentences.tsv | 168 |  9 | true  | 0.98 | 0.94 | 1.0
+            fifth-set-sentences.tsv  | 134 |  8 | true  | 0.95 | 0.97 | 0.98
+            sixth-set-sentences.tsv  | 169 |  9 | false | 0.90 | 0.84 | 0.98
+            """)
+    void lexerOnTheSetsBuiltOnePerRound(String file, int sentences, int documents, boolean printMisses,
+                                        double precision, double recall, double modalityAccuracy) throws Exception {
+        assertAtLeast(scoreAndPrint(file, documentSet(file, sentences, documents), printMisses),
+                precision, recall, modalityAccuracy);
     }
 
     /** A frozen set of {@code sentences} sentences from {@code documents} documents. */
