@@ -81,6 +81,17 @@ public final class DeonticLexer {
     private static final WordSet QUANTIFIERS = new WordSet("any", "all", "each", "some", "both", "either", "none", "most");
     /** Verbs whose object is a clause: "Assume watch is running", "Ensure tests are green". */
     private static final WordSet CLAUSE_VERBS = new WordSet("assume", "ensure", "verify", "confirm", "remember");
+    /**
+     * Every word WordNet 3.1 lists as a verb (8,431; a resource beside this class, with WordNet's licence): what a
+     * word must be to start an instruction the closed list does not know ("Celebrate", "Ground"), where "Python" or
+     * "Monorepo" before a preposition names a thing.
+     */
+    private static final WordSet WORDNET_VERBS = WordSet.ofResource(DeonticLexer.class, "wordnet-verbs.txt");
+    /** Verbs of software work WordNet does not list. */
+    private static final WordSet SOFTWARE_VERBS = new WordSet(
+            "lint", "grep", "dockerize", "upsert", "deserialize", "tokenize", "parametrize", "parameterize", "memoize",
+            "benchmark", "reindex", "hardcode", "backport", "uninstall");
+
     /** Words that start clauses but are not verbs, however they are followed. */
     private static final WordSet NOT_VERBS = new WordSet(
             "the", "and", "this", "that", "these", "those", "there", "here", "it", "its", "all", "some", "any", "each", "every", "most",
@@ -88,10 +99,6 @@ public final class DeonticLexer {
             "their", "his", "her", "one", "both", "either", "neither", "same", "only", "also", "just", "even", "yes",
             "not", "per", "via", "like", "unlike", "time", "whose", "today", "example", "default", "support",
             "access", "changes", "information", "details", "note", "part", "thanks", "welcome", "hello");
-    /** Noun, adjective and inflection endings: a word ending so is not a base-form verb. */
-    private static final String[] NOT_BASE_FORM_ENDINGS = {
-        "s", "ing", "ed", "ly", "er", "or", "tion", "sion", "ment", "ness", "ity", "ance", "ence", "ive", "ous",
-        "ful", "less", "ic", "ist", "ism", "ary", "ery", "ship", "hood", "al", "ble"};
     /** The most words of a terse prohibition: "No filler.", "No silent corruption, no missing rows, no mystery nulls." */
     private static final int TERSE_WORDS = 10;
     private static final WordSet SURE = new WordSet("sure", "certain");
@@ -156,7 +163,7 @@ public final class DeonticLexer {
             "stick", "stop", "store", "structure", "submit", "suggest", "summarize", "summarise", "supply",
             "surface", "switch", "take", "target", "tell", "think", "treat", "trust", "try", "type",
             "update", "upgrade", "use", "utilize", "validate", "verify", "wait", "warn", "watch", "work", "wrap", "write",
-            // verbs whose endings read as a noun's or an inflection's to baseFormVerb ("Register …", "Proceed …")
+            // verbs that start instructions whatever follows them ("Proceed on …", "Match existing …")
             "advance", "anchor", "assemble", "assist", "augment", "balance", "bring", "bundle", "comply", "cover",
             "deliver", "discover", "double", "embed", "enhance", "enter", "exceed", "feed", "filter", "increment",
             "insist", "lower", "match", "monitor", "offer", "order", "persist", "proceed", "query", "register",
@@ -851,7 +858,7 @@ public final class DeonticLexer {
         /**
          * Whether the word at {@code w} can be a base-form verb the closed list does not know ("Spawn", "Celebrate",
          * "Ground"): a lower-case word, or capitalized only at its first letter, of at least three letters, that
-         * is no function word and has no noun, adjective or inflection ending.
+         * is no function word and is a verb of WordNet's or of software work's ("Python", "Monorepo" are not).
          */
         private boolean baseFormVerb(int w) {
             if (w >= count || types[w] != WORD || in(NOT_VERBS, w)) {
@@ -868,12 +875,7 @@ public final class DeonticLexer {
                     return false;
                 }
             }
-            for (String ending : NOT_BASE_FORM_ENDINGS) {
-                if (endsWith(start, end, ending) && !endsWith(start, end, "ss")) {
-                    return false;
-                }
-            }
-            return true;
+            return WORDNET_VERBS.contains(text, start, end) || SOFTWARE_VERBS.contains(text, start, end);
         }
 
         private boolean endsWith(int start, int end, String ending) {

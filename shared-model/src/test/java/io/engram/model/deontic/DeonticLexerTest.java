@@ -88,6 +88,8 @@ class DeonticLexerTest {
             Edit any of these directly.             | O | Edit any of these directly
             Assume watch is running.                | O | Assume watch is running
             Ensure tests are green before merging.  | O | Ensure tests are green before merging
+            Lint with `clippy` before pushing.      | O | Lint with clippy before pushing
+            Celebrate wins with the team.           | O | Celebrate wins with the team
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -128,6 +130,8 @@ class DeonticLexerTest {
             Filter results are cached per query.
             Do the tests pass?
             Order of the imports is checked by ruff.
+            Monorepo with two independent toolchains.
+            Python in `python/`, .NET in `dotnet/`.
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();

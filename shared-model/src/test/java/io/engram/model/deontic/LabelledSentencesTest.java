@@ -120,18 +120,19 @@ class LabelledSentencesTest {
      * <li>held-out-sentences.tsv: judged in the second round (frozen 0.984, 0.733, 0.952; after it 0.922, 0.826,
      * 0.958), tuned on in the third: 0.975, 0.907, 1.000 (recall 0.919 after the fifth);
      * <li>fourth-set-sentences.tsv: judged in the third (0.945, 0.896, 1.000, unchanged), tuned on in the fourth:
-     * 0.986, 0.948, 1.000;
+     * 0.986, 0.948, 1.000 (precision 1.000 after the fifth);
      * <li>fifth-set-sentences.tsv: judged in the fourth (frozen 0.951, 0.895, 0.987; after it 0.951, 0.907, 0.987),
-     * tuned on in the fifth: 0.955, 0.977, 0.988;
-     * <li>sixth-set-sentences.tsv: judged in the fifth (frozen 0.906, 0.841, 0.983; unchanged by it).
+     * tuned on in the fifth: 0.966, 0.977, 0.988;
+     * <li>sixth-set-sentences.tsv: judged in the fifth (frozen 0.906, 0.841, 0.983; unchanged by its readings, then
+     * 0.935, 0.841, 0.983 once WordNet's verbs replaced the ending test).
      * </ul>
      */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', textBlock = """
             held-out-sentences.tsv   | 180 | 10 | true  | 0.97 | 0.90 | 1.0
-            fourth-set-sentences.tsv | 168 |  9 | true  | 0.98 | 0.94 | 1.0
+            fourth-set-sentences.tsv | 168 |  9 | true  | 1.0  | 0.94 | 1.0
             fifth-set-sentences.tsv  | 134 |  8 | true  | 0.95 | 0.97 | 0.98
-            sixth-set-sentences.tsv  | 169 |  9 | false | 0.90 | 0.84 | 0.98
+            sixth-set-sentences.tsv  | 169 |  9 | false | 0.93 | 0.84 | 0.98
             """)
     void lexerOnTheSetsBuiltOnePerRound(String file, int sentences, int documents, boolean printMisses,
                                         double precision, double recall, double modalityAccuracy) throws Exception {
