@@ -79,6 +79,13 @@ public final class DeonticLexer {
             "without", "up", "down", "out", "off", "away", "back", "together");
     /** Words that take "of" after a verb's object position: "Edit any of these", "Read all of the logs". */
     private static final WordSet QUANTIFIERS = new WordSet("any", "all", "each", "some", "both", "either", "none", "most");
+    /** Words after a participle that make it a convention's verb: "Slow tests gated with `@slow`". */
+    private static final WordSet PARTICIPLE_LINKS = new WordSet(
+            "with", "by", "behind", "via", "through", "under", "using", "in", "into", "as", "to", "from", "on");
+    /** The most tokens of a convention stated with a participle and no "are": "Slow tests gated with `@slow`". */
+    private static final int PARTICIPLE_CONVENTION_TOKENS = 12;
+    /** Objects that point back at what a label names: "**`adk-git`**: Use this skill …". */
+    private static final WordSet BACK_REFERENCES = new WordSet("this", "it", "these");
     /** Verbs whose object is a clause: "Assume watch is running", "Ensure tests are green". */
     private static final WordSet CLAUSE_VERBS = new WordSet("assume", "ensure", "verify", "confirm", "remember");
     /**
@@ -489,7 +496,7 @@ public final class DeonticLexer {
         // ---- English ------------------------------------------------------------------------------------
 
         private void evaluate() {
-            if (definesCode) {
+            if (definesCode && !refersBack()) {
                 return;
             }
             if (section == SectionKind.COMMANDS && captionValue && types[0] == CODE) {
@@ -523,6 +530,15 @@ public final class DeonticLexer {
             }
         }
 
+        /**
+         * "**`adk-git`**: Use this skill for any git operation" instructs: an imperative whose object points back
+         * at the code term; "`make lint`: run the linters" defines the command.
+         */
+        private boolean refersBack() {
+            int w = skipFillers(0);
+            return (in(IMPERATIVE_VERBS, w) || baseFormVerb(w)) && in(BACK_REFERENCES, w + 1);
+        }
+
         private void evaluateClause() {
             int clauseRules = rules.size();
             int i = skipFillers(0);
@@ -545,8 +561,12 @@ public final class DeonticLexer {
                     }
                 }
                 if (rules.size() == clauseRules) {
-                    return;
+                    matchMainYou(i);
                 }
+                if (rules.size() == clauseRules) {
+                    matchPlease(i);
+                }
+                return;
             } else {
                 matchClauseStart(i);
             }
@@ -569,8 +589,38 @@ public final class DeonticLexer {
             if (rules.size() == clauseRules) {
                 matchParenthetical(i);
             }
+            if (rules.size() == clauseRules) {
+                matchPlease(i);
+            }
             if (rules.size() == clauseRules && (section == SectionKind.RULES || section == SectionKind.PROHIBITIONS)) {
                 matchConvention(i);
+            }
+        }
+
+        /**
+         * A leading clause with no comma to end it: the main clause starts at the "you" after it. After "To …"
+         * (which has no subject) that is the first "you" ("To get started you need to install …"); after "If",
+         * "When" … the first "you" is the condition's ("If you need to understand X, …"), so the second.
+         */
+        private void matchMainYou(int subordinator) {
+            int seen = 0;
+            int wanted = is(subordinator, "to") ? 1 : 2;
+            for (int k = subordinator + 1; k < count; k++) {
+                if (isYou(k) && ++seen == wanted) {
+                    matchYou(k, false);
+                    return;
+                }
+            }
+        }
+
+        /** "… please mention they can add …": "please" before a verb asks for it wherever it stands. */
+        private void matchPlease(int i) {
+            for (int t = i + 1; t + 1 < count; t++) {
+                if (is(t, "please") && (in(IMPERATIVE_VERBS, t + 1) || baseFormVerb(t + 1))
+                        && !(is(t + 1, "note") && is(t + 2, "that"))) {
+                    add(Modality.OBLIGATORY, t + 1, "please");
+                    return;
+                }
             }
         }
 
@@ -616,7 +666,35 @@ public final class DeonticLexer {
                     add(Modality.OBLIGATORY, i, "convention");
                     return;
                 }
+                if (participle(k) && in(PARTICIPLE_LINKS, k + 1) && count - i <= PARTICIPLE_CONVENTION_TOKENS
+                        && !in(PEOPLE, k - 1) && !hasFiniteVerb(i)) {
+                    // "Slow tests gated with `@slow`": a convention stated without its "are" (a longer clause
+                    // goes on to its own verb: "Reviewers dispatched by X inherit …")
+                    add(Modality.OBLIGATORY, i, "convention");
+                    return;
+                }
             }
+        }
+
+        /** A past participle of a WordNet verb: "gated" (gate), "guarded" (guard), "pinned" (pin). */
+        private boolean participle(int k) {
+            int start = starts[k];
+            int end = ends[k];
+            if (end - start < 5 || !endsWith(start, end, "ed") || !Character.isLowerCase(text[start])) {
+                return false;
+            }
+            return WORDNET_VERBS.contains(text, start, end - 2) || WORDNET_VERBS.contains(text, start, end - 1)
+                    || text[end - 3] == text[end - 4] && WORDNET_VERBS.contains(text, start, end - 3);
+        }
+
+        /** Whether a copula or a modal follows {@code from}: then a participle is not the clause's only verb. */
+        private boolean hasFiniteVerb(int from) {
+            for (int t = from; t < count; t++) {
+                if (in(NOUN_SIGNALS, t) && !is(t, "of") && !is(t, "'s")) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         /** "Max 2 revision rounds, then escalate to Neo", "… in the delegation message — follow the workflow". */
@@ -654,7 +732,7 @@ public final class DeonticLexer {
                 return;
             }
             for (int t = i + 3; t < count; t++) {
-                if (capitalized(t) && markBefore(t, '\u2192')) {
+                if ((capitalized(t) || in(IMPERATIVE_VERBS, t)) && markBefore(t, '\u2192')) {
                     add(Modality.OBLIGATORY, i, "route");
                     return;
                 }
@@ -787,7 +865,7 @@ public final class DeonticLexer {
                     && !(is(w, "have") && (isYou(w + 1) || is(w + 1, "we") || is(w + 1, "they"))) // a question
                     // "Edit any of these" instructs; "Build artifacts are …", "Use of …" name things
                     && (!in(NOUN_SIGNALS, w + 2) || is(w + 2, "of") && in(QUANTIFIERS, w + 1) || in(CLAUSE_VERBS, w))
-                    && !(is(w, "note") && is(w + 1, "that"))) {
+                    && !(is(w, "note") && is(w + 1, "that")) && !namesActivity(w)) {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (hyphenatedVerb(w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)) {
                 add(Modality.OBLIGATORY, w, "imperative"); // "Auto-detect the environment", "Hand-edit the config"
@@ -807,6 +885,11 @@ public final class DeonticLexer {
                     && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             }
+        }
+
+        /** "**Import sorting:** isort": a verb and a gerund as a label name an activity, not an instruction. */
+        private boolean namesActivity(int w) {
+            return w + 2 == count && boundary == ':' && types[w + 1] == WORD && endsWith(starts[w + 1], ends[w + 1], "ing");
         }
 
         /** A hyphenated word whose last part is a verb of the closed list: "Auto-detect", "Hand-edit". */

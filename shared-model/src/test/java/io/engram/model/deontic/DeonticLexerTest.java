@@ -90,6 +90,11 @@ class DeonticLexerTest {
             Ensure tests are green before merging.  | O | Ensure tests are green before merging
             Lint with `clippy` before pushing.      | O | Lint with clippy before pushing
             Celebrate wins with the team.           | O | Celebrate wins with the team
+            if the build fails please open an issue with the log. | O | open an issue with the log
+            To run the benchmarks you need to build the jar first. | O | build the jar first
+            When you change a schema you must bump its version. | O | bump its version
+            Flaky tests on the main branch → report to the owning team. | O | Flaky tests on the main branch → report to the owning team
+            **`release-notes`**: Use this template for every release. | O | Use this template for every release
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -132,6 +137,10 @@ class DeonticLexerTest {
             Order of the imports is checked by ruff.
             Monorepo with two independent toolchains.
             Python in `python/`, .NET in `dotnet/`.
+            If you need to deploy, the runbook explains how.
+            When you deploy you may see a warning.
+            Please note that the cache is shared.
+            **Import sorting:** isort
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -209,6 +218,13 @@ class DeonticLexerTest {
         assertThat(lexer.rules("**Designation:** V (Infinite Edition)", rules)).extracting(r -> r.modality().code() + ":" + r.trigger())
                 .containsExactly("O:convention");
         assertThat(lexer.rules("Your persona lives in SOUL.md.", rules)).isEmpty();
+        // a short convention may leave out its "are"; with it, or with a verb of its own later, it describes
+        assertThat(lexer.rules("Integration tests gated behind `RUN_INTEGRATION=1`", rules)).extracting(Rule::trigger)
+                .containsExactly("convention");
+        assertThat(lexer.rules("Generated clients are stored under `gen/`.", rules)).isEmpty();
+        assertThat(lexer.rules("Integration tests gated behind a flag run nightly on the shared runners of the"
+                + " infrastructure team.", rules)).isEmpty();
+        assertThat(lexer.rules("Integration tests gated behind `RUN_INTEGRATION=1`")).isEmpty();
     }
 
     @Test

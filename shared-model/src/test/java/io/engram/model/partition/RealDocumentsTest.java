@@ -2,6 +2,7 @@ package io.engram.model.partition;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.engram.model.deontic.Rule;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -125,6 +126,19 @@ class RealDocumentsTest {
         PartitionedDocument flink = partitioned("apache+flink-agents__AGENTS.md");
         assertThat(flink.nodes().get(12).rules()).extracting(r -> r.trigger() + ":" + r.action()).startsWith(
                 "convention:Java tests use JUnit 5 with AssertJ and Mockito", "convention:Python tests use pytest");
+    }
+
+    @Test
+    void aVerbAndAGerundBeforeAColonNameAStepAndTheNodeKeepsItsTier() throws Exception {
+        // Issue 26's sixth round reads "Type checking:" as a label (a verb and a gerund before a colon), no longer
+        // as the instruction "Type checking". The one node of the eight documents it changed, read by hand: the
+        // item names a step whose command follows in a code block; its tier does not change.
+        PartitionedDocument doc = partitioned("openai+openai-agents-python__AGENTS.md");
+        DocumentNode node = doc.nodes().get(137);
+        assertThat(node.text()).startsWith("- Type checking:");
+        assertThat(node.rules()).isEmpty();
+        assertThat(node.tier()).isEqualTo(1);
+        assertThat(doc.nodes().get(136).rules()).extracting(Rule::action).containsExactly("Run a focused test");
     }
 
     @Test
