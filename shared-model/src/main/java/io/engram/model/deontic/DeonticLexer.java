@@ -536,7 +536,7 @@ public final class DeonticLexer {
          */
         private boolean refersBack() {
             int w = skipFillers(0);
-            return (in(IMPERATIVE_VERBS, w) || baseFormVerb(w)) && in(BACK_REFERENCES, w + 1);
+            return verb(w) && in(BACK_REFERENCES, w + 1);
         }
 
         private void evaluateClause() {
@@ -616,7 +616,7 @@ public final class DeonticLexer {
         /** "… please mention they can add …": "please" before a verb asks for it wherever it stands. */
         private void matchPlease(int i) {
             for (int t = i + 1; t + 1 < count; t++) {
-                if (is(t, "please") && (in(IMPERATIVE_VERBS, t + 1) || baseFormVerb(t + 1))
+                if (is(t, "please") && verb(t + 1)
                         && !(is(t + 1, "note") && is(t + 2, "that"))) {
                     add(Modality.OBLIGATORY, t + 1, "please");
                     return;
@@ -667,13 +667,18 @@ public final class DeonticLexer {
                     return;
                 }
                 if (participle(k) && in(PARTICIPLE_LINKS, k + 1) && count - i <= PARTICIPLE_CONVENTION_TOKENS
-                        && !in(PEOPLE, k - 1) && !hasFiniteVerb(i)) {
+                        && !in(PEOPLE, k - 1) && !hasCopulaOrModal(i)) {
                     // "Slow tests gated with `@slow`": a convention stated without its "are" (a longer clause
                     // goes on to its own verb: "Reviewers dispatched by X inherit …")
                     add(Modality.OBLIGATORY, i, "convention");
                     return;
                 }
             }
+        }
+
+        /** A verb of the closed list, or a word that can be a base-form verb ({@link #baseFormVerb}). */
+        private boolean verb(int w) {
+            return in(IMPERATIVE_VERBS, w) || baseFormVerb(w);
         }
 
         /** A past participle of a WordNet verb: "gated" (gate), "guarded" (guard), "pinned" (pin). */
@@ -687,8 +692,11 @@ public final class DeonticLexer {
                     || text[end - 3] == text[end - 4] && WORDNET_VERBS.contains(text, start, end - 3);
         }
 
-        /** Whether a copula or a modal follows {@code from}: then a participle is not the clause's only verb. */
-        private boolean hasFiniteVerb(int from) {
+        /**
+         * Whether a copula, a modal or another noun signal ({@link #NOUN_SIGNALS} but "of" and "'s") follows
+         * {@code from}: then a participle is not the clause's only verb.
+         */
+        private boolean hasCopulaOrModal(int from) {
             for (int t = from; t < count; t++) {
                 if (in(NOUN_SIGNALS, t) && !is(t, "of") && !is(t, "'s")) {
                     return true;

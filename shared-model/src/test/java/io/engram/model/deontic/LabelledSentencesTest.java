@@ -64,7 +64,7 @@ class LabelledSentencesTest {
         int modalityRight = 0;
         List<String> misses = new ArrayList<>();
         for (Labelled l : set) {
-            List<Rule> rules = lexer.rules(l.sentence(), SectionKind.of(headingPath(l.section())));
+            List<Rule> rules = rulesOf(lexer, l);
             boolean predicted = !rules.isEmpty();
             boolean actual = !l.label().equals("N");
             if (predicted && actual) {
@@ -179,8 +179,7 @@ class LabelledSentencesTest {
         int others = 0;
         int othersSoft = 0;
         for (List<Labelled> paragraph : paragraphs.values()) {
-            boolean found = paragraph.stream().anyMatch(l -> !lexer.rules(l.sentence(),
-                    SectionKind.of(headingPath(l.section()))).isEmpty());
+            boolean found = paragraph.stream().anyMatch(l -> !rulesOf(lexer, l).isEmpty());
             boolean soft = TierAssignment.tier(NodeKind.PARAGRAPH, found) == TierAssignment.SOFT;
             if (paragraph.stream().anyMatch(l -> !l.label().equals("N"))) {
                 holding++;
@@ -237,6 +236,11 @@ class LabelledSentencesTest {
             }
         }
         return set;
+    }
+
+    /** The rules the lexer finds in a labelled sentence, read under its heading path. */
+    private static List<Rule> rulesOf(DeonticLexer lexer, Labelled l) {
+        return lexer.rules(l.sentence(), SectionKind.of(headingPath(l.section())));
     }
 
     /** A section column's heading path: headings joined by " > ", empty for none. */
