@@ -8,10 +8,13 @@ import io.engram.stack.EmbeddedStack;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.NotDirectoryException;
 import java.nio.file.Path;
-import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -68,33 +71,48 @@ final class LocalPipeline {
 
     /**
      * The newest completed checkpoint or savepoint under any of {@code dirs}: a {@code chk-N} or
-     * {@code savepoint-…} folder with its {@code _metadata}, written last.
+     * {@code savepoint-…} folder with its {@code _metadata}, written last, one or two levels down. A running job
+     * deletes the checkpoints it subsumes, so one that vanishes while it is read is skipped, not an error.
      */
     static Optional<Path> latestCheckpoint(Path... dirs) {
         Optional<Path> newest = Optional.empty();
+        long newestWritten = Long.MIN_VALUE;
         for (Path dir : dirs) {
-            if (!Files.isDirectory(dir)) {
-                continue;
-            }
-            try (Stream<Path> files = Files.walk(dir, 3)) {
-                Optional<Path> here = files.filter(f -> f.getFileName().toString().equals("_metadata"))
-                        .map(Path::getParent)
-                        .filter(c -> c.getFileName().toString().startsWith("chk-")
-                                || c.getFileName().toString().startsWith("savepoint-"))
-                        .max(Comparator.comparingLong(LocalPipeline::modified));
-                if (here.isPresent() && (newest.isEmpty() || modified(here.get()) > modified(newest.get()))) {
-                    newest = here;
+            for (Path child : folders(dir)) {
+                for (Path candidate : isCheckpoint(child) ? List.of(child) : folders(child)) {
+                    OptionalLong written = isCheckpoint(candidate) ? metadataWritten(candidate) : OptionalLong.empty();
+                    if (written.isPresent() && written.getAsLong() > newestWritten) {
+                        newest = Optional.of(candidate);
+                        newestWritten = written.getAsLong();
+                    }
                 }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
             }
         }
         return newest;
     }
 
-    private static long modified(Path checkpoint) {
+    private static boolean isCheckpoint(Path folder) {
+        String name = folder.getFileName().toString();
+        return name.startsWith("chk-") || name.startsWith("savepoint-");
+    }
+
+    /** The folders in {@code dir}; none if it is missing or was deleted meanwhile. */
+    private static List<Path> folders(Path dir) {
+        try (Stream<Path> files = Files.list(dir)) {
+            return files.filter(Files::isDirectory).toList();
+        } catch (NoSuchFileException | NotDirectoryException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** When the checkpoint's {@code _metadata} was written; empty if it has none (yet, or any longer). */
+    private static OptionalLong metadataWritten(Path checkpoint) {
         try {
-            return Files.getLastModifiedTime(checkpoint.resolve("_metadata")).toMillis();
+            return OptionalLong.of(Files.getLastModifiedTime(checkpoint.resolve("_metadata")).toMillis());
+        } catch (NoSuchFileException e) {
+            return OptionalLong.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
