@@ -54,7 +54,9 @@ public final class DeonticLexer {
             "role", "job", "task", "goal", "purpose", "mission", "responsibility", "priority", "objective",
             "directive", "duty", "mandate");
     /** A clause of one or two of these before a colon labels the next one as a rule ("FORBIDDEN: …"). */
-    private static final WordSet FORBIDDING_LABELS = new WordSet("forbidden", "never", "prohibited", "banned", "don't");
+    private static final WordSet FORBIDDING_LABELS = new WordSet(
+            "forbidden", "never", "prohibited", "banned", "don't", "don'ts", "avoid", "anti-patterns", "anti-pattern",
+            "antipatterns");
     private static final WordSet OBLIGING_LABELS = new WordSet("always", "required", "mandatory", "must", "rule");
     /** Subjects whose obligations bind people, not the agent or its work ("Reviewers must approve"). */
     private static final WordSet PEOPLE = new WordSet(
@@ -243,6 +245,8 @@ public final class DeonticLexer {
         private int count;
         private int[] commaTokens = new int[8];
         private int commas;
+        /** How many parentheses are open at the scan's position in the clause. */
+        private int parentheses;
         private boolean hasHan;
         private int clauseStart;
         private int clauseEnd;
@@ -337,6 +341,7 @@ public final class DeonticLexer {
         private int nextClause(int from) {
             count = 0;
             commas = 0;
+            parentheses = 0;
             hasHan = false;
             clauseStart = from;
             int i = from;
@@ -355,22 +360,45 @@ public final class DeonticLexer {
                 if (isWordChar(c)) {
                     int start = i;
                     i = wordEnd(i);
-                    addToken(start, i, WORD);
+                    int name = fileNameEnd(start, i);
+                    addToken(start, name, name > i ? CODE : WORD);
+                    i = name;
                     continue;
+                }
+                if (c == '(') {
+                    parentheses++;
+                } else if (c == ')' && parentheses > 0) {
+                    parentheses--;
                 }
                 if (isBoundary(c, i)) {
                     clauseEnd = i;
                     boundary = c;
                     return i + 1;
                 }
-                if (c == ',' || c == '\u2014') {
-                    addComma();
+                if (c == ',' && parentheses == 0 || c == '\u2014') {
+                    addComma(); // a comma in "(page implementation, embed optimization)" lists; it ends no clause
                 }
                 i++;
             }
             clauseEnd = length;
             boundary = 0;
             return length;
+        }
+
+        /**
+         * Where a file or dotted name that starts with the word {@code start}…{@code wordEnd} ends ("filter.rs",
+         * "init.py", "Node.js"), or {@code wordEnd} if the word stands alone: a name is code, not a verb. A dot
+         * after a one-letter word is an abbreviation's ("e.g.").
+         */
+        private int fileNameEnd(int start, int wordEnd) {
+            int i = wordEnd;
+            if (wordEnd - start < 2) {
+                return wordEnd;
+            }
+            while (i + 1 < length && text[i] == '.' && Character.isLetter(text[i + 1])) {
+                i = wordEnd(i + 1);
+            }
+            return i;
         }
 
         private int wordEnd(int i) {
@@ -505,7 +533,9 @@ public final class DeonticLexer {
                 return;
             }
             int before = rules.size();
-            evaluateClause();
+            if (!quoted()) {
+                evaluateClause();
+            }
             for (int r = before; r < rules.size(); r++) {
                 Rule rule = rules.get(r);
                 if (rule.modality() != Modality.OBLIGATORY || !rule.trigger().equals("imperative")) {
@@ -528,6 +558,15 @@ public final class DeonticLexer {
                     rules.set(before, new Rule(Modality.FORBIDDEN, first.action(), "label"));
                 }
             }
+        }
+
+        /** A clause that opens with a quotation mark mentions its words ("Abandoned: "Add zizmor …""), not says them. */
+        private boolean quoted() {
+            int p = clauseStart;
+            while (p < clauseEnd && (isSpace(text[p]) || text[p] == '*' || text[p] == '_')) {
+                p++;
+            }
+            return p < clauseEnd && (text[p] == '"' || text[p] == '\u201c');
         }
 
         /**
@@ -646,7 +685,8 @@ public final class DeonticLexer {
                 boolean labelRead = rules.size() > previousClauseRules;
                 // "Pre-commit hook: Runs `pnpm install` if …" says what the labelled thing does
                 boolean describes = thirdPerson(i) && i + 1 < count && (types[i + 1] == CODE || in(IMPERATIVE_FOLLOWERS, i + 1));
-                if (!labelRead && !onlyCode && !describes && count - i <= CONVENTION_VALUE_WORDS
+                // a value that ends in a colon introduces what follows ("Circular import chains detected: …")
+                if (!labelRead && !onlyCode && !describes && boundary != ':' && count - i <= CONVENTION_VALUE_WORDS
                         && !in(NOT_CONVENTION_SUBJECTS, i) && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
                     add(Modality.OBLIGATORY, i, "convention");
                 }
@@ -665,6 +705,9 @@ public final class DeonticLexer {
                 if (in(CONVENTION_VERBS, k) && k + 1 < count) {
                     add(Modality.OBLIGATORY, i, "convention");
                     return;
+                }
+                if (markBefore(k, '(')) {
+                    return; // "Hub files (most depended on)": an aside, not the convention's verb
                 }
                 if (participle(k) && in(PARTICIPLE_LINKS, k + 1) && count - i <= PARTICIPLE_CONVENTION_TOKENS
                         && !in(PEOPLE, k - 1) && !hasCopulaOrModal(i)) {
@@ -705,14 +748,17 @@ public final class DeonticLexer {
             return false;
         }
 
-        /** "Max 2 revision rounds, then escalate to Neo", "… in the delegation message — follow the workflow". */
+        /**
+         * "Max 2 revision rounds, then escalate to Neo", "Small improvements are encouraged, but avoid large
+         * refactors", "… in the delegation message — follow the workflow".
+         */
         private void matchContinuation(int i, int clauseRules) {
             for (int c = 0; c < commas && rules.size() == clauseRules; c++) {
                 int t = commaTokens[c];
                 if (t <= i || t >= count) {
                     continue;
                 }
-                if (is(t, "then")) {
+                if (is(t, "then") || is(t, "but")) {
                     matchClauseStart(t + 1);
                 } else if (markBefore(t, '\u2014')) {
                     matchClauseStart(t);
@@ -776,8 +822,9 @@ public final class DeonticLexer {
                         return;
                     }
                     boolean negated = in(NEGATED_OBLIGATION_MODALS, k) || in(NEGATIONS, k + 1);
-                    add(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, negated && !in(NEGATED_OBLIGATION_MODALS, k)
-                            ? k + 2 : k + 1, lower(k));
+                    // "… but consistency is mandatory": with nothing after it, the requirement is its subject
+                    int action = k + 1 == count && !in(OBLIGATION_MODALS, k) ? i : negated && !in(NEGATED_OBLIGATION_MODALS, k) ? k + 2 : k + 1;
+                    add(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, action, lower(k));
                     return;
                 }
                 if ((is(k, "never") || is(k, "always")) && upperCase(k) && !in(PEOPLE, i)) {
@@ -786,7 +833,8 @@ public final class DeonticLexer {
                     return;
                 }
                 int a = is(k + 1, "not") ? k + 2 : k + 1;
-                if (in(COPULAS, k) && in(ACCEPTABLE, a) && (a + 1 == count || in(SUBORDINATORS, a + 1) || is(a + 1, "here"))
+                int after = is(a + 1, "only") ? a + 2 : a + 1; // "… are acceptable only when bundled with …"
+                if (in(COPULAS, k) && in(ACCEPTABLE, a) && (after == count || in(SUBORDINATORS, after) || is(after, "here"))
                         && !in(PEOPLE, i) && !in(NOT_CONVENTION_SUBJECTS, i)) {
                     // "Relative imports are acceptable for private packages", "Deferred imports are not allowed"
                     add(a == k + 2 || is(k, "isn't") || is(k, "aren't") ? Modality.FORBIDDEN : Modality.PERMITTED,
@@ -869,7 +917,7 @@ public final class DeonticLexer {
                 add(Modality.OBLIGATORY, w, "imperative");
             } else if (is(w, "do") && in(IMPERATIVE_FOLLOWERS, w + 1) && !in(SUBORDINATORS, w + 1) && boundary != '?') {
                 add(Modality.OBLIGATORY, w, "imperative"); // "…, do a brief check for …"; "Do the tests pass?" asks
-            } else if (in(IMPERATIVE_VERBS, w) && w + 1 < count && !in(NOUN_SIGNALS, w + 1)
+            } else if (in(IMPERATIVE_VERBS, w) && (w + 1 < count || objectAfterColon(w)) && !in(NOUN_SIGNALS, w + 1)
                     && !(is(w, "have") && (isYou(w + 1) || is(w + 1, "we") || is(w + 1, "they"))) // a question
                     // "Edit any of these" instructs; "Build artifacts are …", "Use of …" name things
                     && (!in(NOUN_SIGNALS, w + 2) || is(w + 2, "of") && in(QUANTIFIERS, w + 1) || in(CLAUSE_VERBS, w))
@@ -893,6 +941,14 @@ public final class DeonticLexer {
                     && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
                 add(Modality.OBLIGATORY, w, "imperative");
             }
+        }
+
+        /**
+         * "If you have to rebuild all, run: `pnpm run build`": a verb that ends a main clause at a colon takes what
+         * follows as its object (a clause's first word before a colon is a label: "Install: `uv sync`").
+         */
+        private boolean objectAfterColon(int w) {
+            return w > 0 && w + 1 == count && boundary == ':';
         }
 
         /** "**Import sorting:** isort": a verb and a gerund as a label name an activity, not an instruction. */
@@ -935,7 +991,8 @@ public final class DeonticLexer {
 
         /** The clause from {@code w} is a whole sentence of at most {@code words} words: a terse norm can be one. */
         private boolean terse(int w, int words) {
-            if (count - w > words || count - w < 2 || (boundary != '.' && boundary != '!' && boundary != 0)) {
+            if (count - w > words || count - w < 2
+                    || (boundary != '.' && boundary != '!' && boundary != ':' && boundary != 0)) {
                 return false;
             }
             for (int t = w; t < count; t++) {
