@@ -1,6 +1,7 @@
 package io.engram.stack;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
@@ -18,8 +19,9 @@ final class Directories {
         }
         try (Stream<Path> paths = Files.walk(root)) {
             paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-        } catch (IOException ignored) {
-            // best effort: a leftover temp directory is harmless
+        } catch (IOException | UncheckedIOException ignored) {
+            // best effort: a leftover temp directory is harmless, and a server still stopping may delete files
+            // under the walk
         }
     }
 }
