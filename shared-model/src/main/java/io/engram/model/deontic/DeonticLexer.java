@@ -260,6 +260,8 @@ public final class DeonticLexer {
         private boolean labelValue;
         /** The clause follows a sentence-opening label of up to {@link #COMMAND_CAPTION_WORDS} words and a colon. */
         private boolean captionValue;
+        /** The clause follows a clause that opens its sentence and ends at a colon, of any words. */
+        private boolean valueOfLabel;
         /** Where the rules of the previous clause start in {@link #rules}. */
         private int previousClauseRules;
         private SectionKind section;
@@ -295,9 +297,7 @@ public final class DeonticLexer {
          * "**Run all checks**:"), else 0.
          */
         private int labelWords(char openedAfter) {
-            if (boundary != ':' || count == 0 || in(EXPLAINING_LABELS, 0)
-                    || !(openedAfter == 0 || openedAfter == '.' || openedAfter == '!' || openedAfter == '?'
-                    || openedAfter == '\n')) {
+            if (!opensSentenceBeforeColon(openedAfter) || in(EXPLAINING_LABELS, 0)) {
                 return 0;
             }
             for (int t = 0; t < count; t++) {
@@ -308,6 +308,12 @@ public final class DeonticLexer {
             return count;
         }
 
+        /** Whether the clause just scanned, opened after {@code openedAfter}, starts a sentence and ends at a colon. */
+        private boolean opensSentenceBeforeColon(char openedAfter) {
+            return boundary == ':' && count > 0 && (openedAfter == 0 || openedAfter == '.' || openedAfter == '!'
+                    || openedAfter == '?' || openedAfter == '\n');
+        }
+
         void run() {
             int pos = 0;
             labelled = null;
@@ -316,11 +322,13 @@ public final class DeonticLexer {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
                 Modality label = boundary == ':' ? ruleLabel() : null;
                 int labelWordCount = count > 0 ? labelWords(openedAfter) : 0;
+                boolean afterLabel = opensSentenceBeforeColon(openedAfter);
                 openedAfter = count > 0 ? boundary : openedAfter;
                 pos = nextClause(pos);
                 labelled = label;
                 labelValue = labelWordCount > 0 && labelWordCount <= VALUE_LABEL_WORDS;
                 captionValue = labelWordCount > 0 && labelWordCount <= COMMAND_CAPTION_WORDS;
+                valueOfLabel = afterLabel;
                 definesCode = afterCodeTerm;
                 onlyCode = count > 0;
                 for (int t = 0; t < count && onlyCode; t++) {
@@ -532,6 +540,14 @@ public final class DeonticLexer {
                 rules.subList(previousClauseRules, rules.size()).clear();
                 return;
             }
+            if (valueOfLabel && describes(skipFillers(0))) {
+                // "**Continue SDK Integration** (`src/continueSDK.ts`): Initializes the client with:" names a component
+                for (int r = rules.size() - 1; r >= previousClauseRules; r--) {
+                    if (rules.get(r).trigger().equals("imperative")) {
+                        rules.remove(r);
+                    }
+                }
+            }
             int before = rules.size();
             if (!quoted()) {
                 evaluateClause();
@@ -558,6 +574,25 @@ public final class DeonticLexer {
                     rules.set(before, new Rule(Modality.FORBIDDEN, first.action(), "label"));
                 }
             }
+        }
+
+        /** Whether the code span {@code token} holds a command: a lower-case word, then a space ("uv add …", "make test"). */
+        private boolean command(int token) {
+            int p = starts[token];
+            while (p < ends[token] && text[p] == '`') {
+                p++;
+            }
+            int word = p;
+            while (p < ends[token] && (Character.isLowerCase(text[p]) || Character.isDigit(text[p]) || text[p] == '-'
+                    || text[p] == '.' || text[p] == '_' || text[p] == '/')) {
+                p++;
+            }
+            return p > word && p < ends[token] && text[p] == ' ';
+        }
+
+        /** "Pre-commit hook: Runs `pnpm install` if …": a label's value that says what the labelled thing does. */
+        private boolean describes(int i) {
+            return thirdPerson(i) && i + 1 < count && (types[i + 1] == CODE || in(IMPERATIVE_FOLLOWERS, i + 1));
         }
 
         /** A clause that opens with a quotation mark mentions its words ("Abandoned: "Add zizmor …""), not says them. */
@@ -683,10 +718,10 @@ public final class DeonticLexer {
                 // a convention's value is terse, a long one defines its label ("Editorial: Terminology, spelling, …");
                 // a label already read as an instruction ("Run the checks: …") is not read twice
                 boolean labelRead = rules.size() > previousClauseRules;
-                // "Pre-commit hook: Runs `pnpm install` if …" says what the labelled thing does
-                boolean describes = thirdPerson(i) && i + 1 < count && (types[i + 1] == CODE || in(IMPERATIVE_FOLLOWERS, i + 1));
                 // a value that ends in a colon introduces what follows ("Circular import chains detected: …")
-                if (!labelRead && !onlyCode && !describes && boundary != ':' && count - i <= CONVENTION_VALUE_WORDS
+                // code is a convention's value ("Labels: `fix`, `feat`"), unless it is a command ("Installation: `uv add`")
+                if (!labelRead && !(onlyCode && command(0)) && !describes(i) && boundary != ':'
+                        && count - i <= CONVENTION_VALUE_WORDS
                         && !in(NOT_CONVENTION_SUBJECTS, i) && !in(COPULAS, i + 1) && !in(COPULAS, i + 2)) {
                     add(Modality.OBLIGATORY, i, "convention");
                 }
@@ -935,10 +970,7 @@ public final class DeonticLexer {
                 add(Modality.OBLIGATORY, w, "over");
             } else if (is(w, "only") && w + 1 < count) {
                 matchClauseStart(w + 1); // "ONLY use uv"
-            } else if (baseFormVerb(w) && (in(IMPERATIVE_FOLLOWERS, w + 1) || w + 1 < count && types[w + 1] == CODE)
-                    && !in(NOUN_SIGNALS, w + 2)
-                    // "Switch to the …" instructs; "Failure to do …" names (a noun takes an infinitive)
-                    && !(is(w + 1, "to") && !(in(IMPERATIVE_FOLLOWERS, w + 2) || w + 2 < count && types[w + 2] == CODE))) {
+            } else if (baseFormVerb(w) && objectFollows(lyAdverb(w + 1) ? w + 2 : w + 1)) {
                 add(Modality.OBLIGATORY, w, "imperative");
             }
         }
@@ -949,6 +981,22 @@ public final class DeonticLexer {
          */
         private boolean objectAfterColon(int w) {
             return w > 0 && w + 1 == count && boundary == ':';
+        }
+
+        /**
+         * Whether what starts at {@code o} is what a base-form verb's object or preposition starts with: "Spawn a
+         * coding agent", "Switch to the …", "test locally with `node dist/index.js`" (after an adverb), where
+         * "Failure to do …" names (a noun takes an infinitive).
+         */
+        private boolean objectFollows(int o) {
+            return (in(IMPERATIVE_FOLLOWERS, o) || o < count && types[o] == CODE) && !in(NOUN_SIGNALS, o + 1)
+                    && !(is(o, "to") && !(in(IMPERATIVE_FOLLOWERS, o + 1) || o + 1 < count && types[o + 1] == CODE));
+        }
+
+        /** An adverb in -ly of at least five letters: "locally", "directly", "carefully". */
+        private boolean lyAdverb(int t) {
+            return t < count && types[t] == WORD && ends[t] - starts[t] >= 5 && endsWith(starts[t], ends[t], "ly")
+                    && Character.isLowerCase(text[starts[t]]);
         }
 
         /** "**Import sorting:** isort": a verb and a gerund as a label name an activity, not an instruction. */
@@ -1096,6 +1144,7 @@ public final class DeonticLexer {
                 }
             } else if (in(CANNOT, m)) {
                 add(Modality.FORBIDDEN, m + 1, "you cannot");
+
             } else if (clauseInitial && in(WORKING_VERBS, m)) {
                 add(Modality.OBLIGATORY, m, "you " + lower(m));
             } else if (is(m, "will") && is(m + 1, "never")) {

@@ -104,6 +104,7 @@ class DeonticLexerTest {
             **Anti-patterns:** Tried and reverted: "Fix the CI job". | F | Tried and reverted
             Avoid: global state in library code.    | F | global state in library code
             (MEMORY.md is private — never load it in shared contexts.) | F | load it in shared contexts
+            After building, test locally with `node dist/index.js`. | O | test locally with node dist/index.js
             """)
     void findsModalityAndAction(String sentence, String modality, String action) {
         Rule rule = only(sentence);
@@ -155,6 +156,8 @@ class DeonticLexerTest {
             Python 3.11 or newer, e.g. for the type syntax.
             You must.
             Install: `uv sync`
+            **Continue SDK Integration** (`src/continueSDK.ts`): Initializes the SDK client with:
+            Test locally.
             """)
     void descriptiveProseIsNotARule(String sentence) {
         assertThat(lexer.rules(sentence)).isEmpty();
@@ -239,6 +242,10 @@ class DeonticLexerTest {
         assertThat(lexer.rules("Integration tests gated behind a flag run nightly on the shared runners of the"
                 + " infrastructure team.", rules)).isEmpty();
         assertThat(lexer.rules("Integration tests gated behind `RUN_INTEGRATION=1`")).isEmpty();
+        // code is a convention's value, unless it is a command
+        assertThat(lexer.rules("Labels: `fix`, `feat`, `chore`", rules)).extracting(r -> r.modality().code() + ":" + r.trigger())
+                .containsExactly("O:convention");
+        assertThat(lexer.rules("Commit messages: `label(scope): description`", rules)).hasSize(1);
         // a participle in parentheses is an aside; a label's value that ends in a colon introduces what follows
         assertThat(lexer.rules("**Core modules:** Hub files (most depended on): `errors.py` (imported by 24 files).",
                 rules)).isEmpty();
