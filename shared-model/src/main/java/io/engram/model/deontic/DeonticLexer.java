@@ -293,11 +293,11 @@ public final class DeonticLexer {
         }
 
         /**
-         * The words of the clause just scanned when it is a label opening a sentence before a colon ("Line length:",
-         * "**Run all checks**:"), else 0.
+         * The words of the clause just scanned, which opens a sentence and ends at a colon, when it is a label of
+         * words only ("Line length:", "**Run all checks**:"), else 0.
          */
-        private int labelWords(char openedAfter) {
-            if (!opensSentenceBeforeColon(openedAfter) || in(EXPLAINING_LABELS, 0)) {
+        private int labelWords() {
+            if (in(EXPLAINING_LABELS, 0)) {
                 return 0;
             }
             for (int t = 0; t < count; t++) {
@@ -321,8 +321,8 @@ public final class DeonticLexer {
             while (pos < length) {
                 boolean afterCodeTerm = count > 0 && onlyCode && boundary == ':';
                 Modality label = boundary == ':' ? ruleLabel() : null;
-                int labelWordCount = count > 0 ? labelWords(openedAfter) : 0;
                 boolean afterLabel = opensSentenceBeforeColon(openedAfter);
+                int labelWordCount = afterLabel ? labelWords() : 0;
                 openedAfter = count > 0 ? boundary : openedAfter;
                 pos = nextClause(pos);
                 labelled = label;
@@ -857,8 +857,10 @@ public final class DeonticLexer {
                         return;
                     }
                     boolean negated = in(NEGATED_OBLIGATION_MODALS, k) || in(NEGATIONS, k + 1);
-                    // "… but consistency is mandatory": with nothing after it, the requirement is its subject
-                    int action = k + 1 == count && !in(OBLIGATION_MODALS, k) ? i : negated && !in(NEGATED_OBLIGATION_MODALS, k) ? k + 2 : k + 1;
+                    int action = negated && !in(NEGATED_OBLIGATION_MODALS, k) ? k + 2 : k + 1;
+                    if (k + 1 == count && !in(OBLIGATION_MODALS, k)) {
+                        action = i; // "… but consistency is mandatory": with nothing after it, the subject is required
+                    }
                     add(negated ? Modality.FORBIDDEN : Modality.OBLIGATORY, action, lower(k));
                     return;
                 }
@@ -1144,7 +1146,6 @@ public final class DeonticLexer {
                 }
             } else if (in(CANNOT, m)) {
                 add(Modality.FORBIDDEN, m + 1, "you cannot");
-
             } else if (clauseInitial && in(WORKING_VERBS, m)) {
                 add(Modality.OBLIGATORY, m, "you " + lower(m));
             } else if (is(m, "will") && is(m + 1, "never")) {

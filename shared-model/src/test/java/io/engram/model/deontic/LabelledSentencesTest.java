@@ -25,7 +25,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * fourth-set-sentences.tsv (9 more, judged on in the third round and tuned on in the fourth),
  * fifth-set-sentences.tsv (8 more, judged on in the fourth round and tuned on in the fifth),
  * sixth-set-sentences.tsv (9 more, judged on in the fifth round and tuned on in the sixth),
- * seventh-set-sentences.tsv (10 more, judged on in the sixth round and tuned on in the seventh) and
+ * seventh-set-sentences.tsv (10 more, judged on in the sixth round and tuned on in the seventh),
  * eighth-set-sentences.tsv (10 more, judged on in the seventh round and tuned on in the eighth) and
  * ninth-set-sentences.tsv (12 more, judged on in the eighth round, its misses not printed).
  * The numbers are reported in docs/benchmarks.md.
