@@ -1,4 +1,4 @@
-import { EngramError, NotFoundError, NotSearchableError, errorFor } from "./errors.js";
+import { EngramError, ForgetPendingError, NotFoundError, NotSearchableError, errorFor } from "./errors.js";
 import type {
   ClientOptions, Context, Forget, MemoryType, Page, RecordType, SearchResult, StoredRecord, TurnInput, WriteResult,
 } from "./types.js";
@@ -171,6 +171,21 @@ export class Engram {
   /** Whether a forget is done, and how many records it removed. */
   async forgetStatus(forgetId: string): Promise<Forget> {
     return camel(await this.request("GET", "/v1/forgets/" + encodeURIComponent(forgetId))) as Forget;
+  }
+
+  /**
+   * Waits until the pipeline has removed every record a forget covers (status `done`, seconds after the request)
+   * and answers it. {@link ForgetPendingError} after `timeoutMs` (default 30 000).
+   */
+  async waitUntilForgotten(forgetId: string, options: { timeoutMs?: number } = {}): Promise<Forget> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const forget = await this.forgetStatus(forgetId);
+      if (forget.status === "done") return forget;
+      if (Date.now() > deadline) throw new ForgetPendingError(forgetId, timeoutMs);
+      await this.sleep(200);
+    }
   }
 
   // -- internals -------------------------------------------------------------------------------------------------

@@ -45,6 +45,17 @@ export class NotSearchableError extends Error {
   }
 }
 
+/** `waitUntilForgotten` ran out of time before the pipeline removed what a forget covers. */
+export class ForgetPendingError extends Error {
+  readonly forgetId: string;
+
+  constructor(forgetId: string, timeoutMs: number) {
+    super(`forget ${forgetId} not done within ${timeoutMs} ms`);
+    this.name = "ForgetPendingError";
+    this.forgetId = forgetId;
+  }
+}
+
 const BY_STATUS: Record<number, new (status: number, code: string, message: string, retryAfter?: number) => EngramError> = {
   400: InvalidRequestError,
   401: AuthenticationError,

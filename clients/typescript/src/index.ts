@@ -9,7 +9,7 @@
  */
 export { Engram } from "./client.js";
 export {
-  AuthenticationError, EngramError, InvalidRequestError, NotFoundError, NotSearchableError, PermissionDeniedError,
+  AuthenticationError, EngramError, ForgetPendingError, InvalidRequestError, NotFoundError, NotSearchableError, PermissionDeniedError,
   RateLimitError, UnavailableError,
 } from "./errors.js";
 export type * from "./types.js";

@@ -70,7 +70,7 @@ test("delete forgets one memory", async () => {
   await client.waitUntilSearchable([memoryId], { timeoutMs: PATIENCE_MS });
   const forget = await client.delete(memoryId);
   assert.deepEqual([forget.scope, forget.target, forget.status], ["memory", memoryId, "pending"]);
-  await eventually("the forget is done", () => done(forget.forgetId));
+  assert.equal((await client.waitUntilForgotten(forget.forgetId, { timeoutMs: PATIENCE_MS })).status, "done");
   await assert.rejects(client.get(memoryId), NotFoundError);
 });
 
