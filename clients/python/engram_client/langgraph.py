@@ -56,7 +56,7 @@ class EngramStore(BaseStore):
         puts: List[PutOp] = []
         for i, op in enumerate(ops):
             if isinstance(op, PutOp):
-                puts.append(op)  # consecutive puts go in one request
+                puts.append(op)  # consecutive puts are applied together: one wait for them all
                 continue
             self._put(puts)
             puts = []
@@ -81,21 +81,28 @@ class EngramStore(BaseStore):
             record = self._client.get(self._store_id(namespace, key))
         except NotFoundError:
             return None
-        return _item(Item, namespace, key, record)
+        return self._item(namespace, key, record)
 
     def _put(self, ops: List[PutOp]) -> None:
         last: Dict[Tuple[Namespace, str], PutOp] = {(op.namespace, op.key): op for op in ops}  # the last put wins
+        written: List[Tuple[PutOp, str]] = []
         for op in last.values():
             if op.value is None:
                 self._delete(op.namespace, op.key)
                 continue
             text = _text(op.value)
-            written = self._client.add_memory(text, memory_id=_memory_id(op.namespace, op.key), type=self._type)
-            if written.rejected:
-                raise ValueError(f"Engram refused {op.namespace} {op.key!r}: {written.rejected[0].code}: "
-                                 f"{written.rejected[0].message}")
-            if self._wait:
-                self._until(lambda: self._text_of(op.namespace, op.key) == text, f"{op.namespace} {op.key!r} stored")
+            answer = self._client.add_memory(text, memory_id=_memory_id(op.namespace, op.key), type=self._type)
+            if answer.rejected:
+                raise ValueError(f"Engram refused {op.namespace} {op.key!r}: {answer.rejected[0].code}: "
+                                 f"{answer.rejected[0].message}")
+            written.append((op, text))
+        if self._wait:
+            deadline = time.monotonic() + self._timeout
+            for op, text in written:
+                while self._text_of(op.namespace, op.key) != text:
+                    if time.monotonic() > deadline:
+                        raise TimeoutError(f"{op.namespace} {op.key!r} not stored within {self._timeout} s")
+                    time.sleep(0.2)
 
     def _delete(self, namespace: Namespace, key: str) -> None:
         try:
@@ -111,22 +118,22 @@ class EngramStore(BaseStore):
             hits = [(place, hit.score) for hit in self._client.search(op.query, k=100, types=[self._type])
                     for place in [self._place(hit.id)]
                     if place and _within(place[0], op.namespace_prefix) and _matches(_value(hit.text), op.filter)]
-            # a search hit carries no time: read the items kept
-            return [_item(SearchItem, namespace, key, self._client.get(self._store_id(namespace, key)), score)
-                    for (namespace, key), score in hits[op.offset:end]]
+            # a search hit carries no time: read the items kept (one deleted since is left out)
+            items = [(self._get(namespace, key), score) for (namespace, key), score in hits[op.offset:end]]
+            return [_scored(item, score) for item, score in items if item is not None]
         found: List[SearchItem] = []
-        for record, namespace, key in self._items():
-            if _within(namespace, op.namespace_prefix) and _matches(_value(record.text), op.filter):
-                found.append(_item(SearchItem, namespace, key, record))
+        for item in self._items():
+            if _within(item.namespace, op.namespace_prefix) and _matches(item.value, op.filter):
+                found.append(_scored(item, None))
                 if len(found) >= end:
                     break
         return found[op.offset:end]
 
     def _list_namespaces(self, op: ListNamespacesOp) -> List[Namespace]:
         namespaces = set()
-        for _, namespace, _ in self._items():
-            if all(_does_match(condition, namespace) for condition in op.match_conditions or ()):
-                namespaces.add(namespace if op.max_depth is None else namespace[:op.max_depth])
+        for item in self._items():
+            if all(_does_match(condition, item.namespace) for condition in op.match_conditions or ()):
+                namespaces.add(item.namespace if op.max_depth is None else item.namespace[:op.max_depth])
         return sorted(namespaces)[op.offset:op.offset + op.limit]
 
     # -- ids and records ----------------------------------------------------------------------------------------
@@ -143,7 +150,7 @@ class EngramStore(BaseStore):
             return None
         return tuple(urllib.parse.unquote(label) for label in parts[1].split(".")), urllib.parse.unquote(parts[2])
 
-    def _items(self) -> Iterator[Tuple[Record, Namespace, str]]:
+    def _items(self) -> Iterator[Item]:
         """The store's items, newest first, a page of the tenant's memories at a time."""
         cursor: Optional[str] = None
         while True:
@@ -151,23 +158,21 @@ class EngramStore(BaseStore):
             for record in page.records:
                 place = self._place(record.id)
                 if place:
-                    yield record, place[0], place[1]
+                    yield self._item(place[0], place[1], record)
             cursor = page.next_cursor
             if cursor is None:
                 return
+
+    @staticmethod
+    def _item(namespace: Namespace, key: str, record: Record) -> Item:
+        at = datetime.fromisoformat(record.ts.replace("Z", "+00:00"))  # Python 3.10 reads no "Z"
+        return Item(value=_value(record.text), key=key, namespace=namespace, created_at=at, updated_at=at)
 
     def _text_of(self, namespace: Namespace, key: str) -> Optional[str]:
         try:
             return self._client.get(self._store_id(namespace, key)).text
         except NotFoundError:
             return None
-
-    def _until(self, check: Any, what: str) -> None:
-        deadline = time.monotonic() + self._timeout
-        while not check():
-            if time.monotonic() > deadline:
-                raise TimeoutError(f"{what}: not within {self._timeout} s")
-            time.sleep(0.2)
 
 
 def _memory_id(namespace: Namespace, key: str) -> str:
@@ -193,11 +198,8 @@ def _value(text: str) -> Dict[str, Any]:
     return {"text": text}
 
 
-def _item(kind: type, namespace: Namespace, key: str, record: Record, score: Optional[float] = None) -> Any:
-    at = datetime.fromisoformat(record.ts.replace("Z", "+00:00"))
-    if kind is SearchItem:
-        return SearchItem(namespace, key, _value(record.text), at, at, score)
-    return Item(value=_value(record.text), key=key, namespace=namespace, created_at=at, updated_at=at)
+def _scored(item: Item, score: Optional[float]) -> SearchItem:
+    return SearchItem(item.namespace, item.key, item.value, item.created_at, item.updated_at, score)
 
 
 def _within(namespace: Namespace, prefix: Namespace) -> bool:
