@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.service.ApiKeys;
 import io.engram.service.MemoryService;
+import io.engram.service.Routes;
 import io.engram.service.ServiceConfig;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
@@ -332,7 +333,7 @@ class MemoryServiceTest {
         spec.get("paths").properties().forEach(path -> path.getValue().properties()
                 .forEach(method -> documented.add(method.getKey().toUpperCase() + " " + path.getKey())));
         Set<String> served = new TreeSet<>();
-        MemoryService.ROUTES.forEach(r -> served.add(r.method() + " " + r.template()));
+        Routes.ALL.forEach(r -> served.add(r.toString()));
         assertThat(documented).isEqualTo(served);
         for (String route : documented) { // each documented route is one the server answers, not an unknown path
             String[] methodAndPath = route.split(" ", 2);
