@@ -132,7 +132,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
                     .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
             return Reply.of(202, null);
         }
-        throw new ApiError(400, "invalid_request", "the MCP endpoint takes requests and notifications only");
+        throw ApiError.invalid("the MCP endpoint takes requests and notifications only");
     }
 
     /** A JSON-RPC error without a request id, as JSON-RPC 2.0 answers a body it could not read (the SDK's type needs an id). */
@@ -164,7 +164,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
         boolean turn = args.has("session_id");
         for (String field : turn ? List.of("type", "memory_id") : List.of("user_id", "role", "turn_id", "seq")) {
             if (args.has(field)) {
-                throw new ApiError(400, "invalid_request", field + (turn ? " is for a memory, not a turn of a session"
+                throw ApiError.invalid(field + (turn ? " is for a memory, not a turn of a session"
                         : " is for a turn of a session: give session_id too"));
             }
         }
@@ -207,8 +207,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
 
     private CallToolResult forget(String tenant, ObjectNode args) throws ApiError, SQLException {
         ForgetScope scope = ForgetScope.ofLabel(args.get("scope").asText());
-        String target = args.get("id").asText();
-        Operations.ForgetReceipt forget = operations.forget(tenant, scope, target);
+        Operations.ForgetReceipt forget = operations.forget(tenant, scope, args.get("id").asText());
         return success("Forgetting " + scope.label() + " " + forget.target() + " as " + forget.forgetId()
                 + ": the pipeline removes it within seconds.", ResponsesJson.forgetRequested(forget));
     }
