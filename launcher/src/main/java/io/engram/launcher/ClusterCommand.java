@@ -218,21 +218,7 @@ final class ClusterCommand {
             }
             PipelineConfig pipeline = PipelineConfig.fromProperties(props);
             PipelineIdentity now = PipelineIdentity.of(pipeline);
-            String restoreFrom = savepoint;
-            if (resume) {
-                if (savepoint != null) {
-                    spec.commandLine().getErr().println("give --resume or --from-savepoint, not both");
-                    return 2;
-                }
-                Optional<Path> newest = LocalPipeline.latestCheckpoint(home.resolve("checkpoints"), home.resolve("savepoints"));
-                if (newest.isEmpty()) {
-                    spec.commandLine().getErr().println("nothing to resume from: no checkpoint or savepoint under "
-                            + home.toAbsolutePath());
-                    return 2;
-                }
-                restoreFrom = newest.get().toUri().toString();
-                out.println("resuming from " + newest.get());
-            }
+            String restoreFrom = restorePoint(out).orElse(null);
             if (restoreFrom != null) {
                 localPath(restoreFrom).ifPresent(p -> PipelineState.check(p, now, "submit it without --resume or"
                         + " --from-savepoint (a job without state), or with another kafka.group", out::println));
@@ -250,6 +236,21 @@ final class ClusterCommand {
                     pipeline.parallelism(), programArgs(props), restoreFrom, job.toHexString()));
             out.println("job: " + jobId + " (" + jobManager.url + "/#/job/running/" + jobId + "/overview)");
             return 0;
+        }
+
+        /** What the job restores: {@code --from-savepoint}, with {@code --resume} the newest under {@code --home}, or none. */
+        private Optional<String> restorePoint(PrintWriter out) {
+            if (!resume) {
+                return Optional.ofNullable(savepoint);
+            }
+            if (savepoint != null) {
+                throw new Refusal("give --resume or --from-savepoint, not both");
+            }
+            Path newest = LocalPipeline.latestCheckpoint(home.resolve("checkpoints"), home.resolve("savepoints"))
+                    .orElseThrow(() -> new Refusal("nothing to resume from: no checkpoint or savepoint under "
+                            + home.toAbsolutePath()));
+            out.println("resuming from " + newest);
+            return Optional.of(newest.toUri().toString());
         }
     }
 

@@ -46,6 +46,10 @@ final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (fresh && dataDir == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--fresh sets the state of a --data-dir aside: without one, up keeps no state");
+        }
         Properties settings = config == null ? new Properties() : RunCommand.load(config);
         LogFormat.apply(settings.getProperty(LogFormat.KEY));
         try (UntilStopped untilStopped = new UntilStopped("engram-up");

@@ -68,11 +68,13 @@ class LiveProductViewsTest {
      * not there: {@code ./engram test} installs it; a plain {@code mvn verify} without it does not pass.
      */
     static void requireBrowser() {
-        List<Path> missing = java.util.stream.Stream.of(CHROMIUM, CHROMEDRIVER).filter(f -> !Files.isExecutable(f)).toList();
+        List<String> missing = java.util.stream.Stream.of(CHROMIUM, CHROMEDRIVER).filter(f -> !Files.isExecutable(f))
+                .map(Path::toString).toList();
         if (!missing.isEmpty()) {
             AssertionError error = new AssertionError("the console's browser tests drive Debian's chromium through its"
-                    + " chromedriver, and " + missing + " is missing: install them with `apt-get install -y chromium"
-                    + " chromium-driver` (as root), or run the tests with ./engram test, which installs them");
+                    + " chromedriver, and " + String.join(" and ", missing) + " is not there: install them with"
+                    + " `apt-get install -y chromium chromium-driver` (as root), or run the tests with ./engram test,"
+                    + " which installs them");
             error.setStackTrace(new StackTraceElement[0]); // the line above is the whole story
             throw error;
         }

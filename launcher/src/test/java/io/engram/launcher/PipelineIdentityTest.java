@@ -118,13 +118,8 @@ class PipelineIdentityTest {
     @Test
     void aStateIsRefusedForAnotherIndexOrModelAndTheOtherIndexIsNotMade(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                                        EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(KafkaClients.at(kafka.bootstrapServers()), 2);
-        stateWrittenBy(config("written", kafka.bootstrapServers(), openSearch, postgres));
-
-        CliRun otherIndex = CliRun.of("run", "--config", config("other-index", kafka.bootstrapServers(), openSearch,
-                postgres, "opensearch.index=engram-memories-identity-other").toString());
-        CliRun otherModel = CliRun.of("run", "--config", config("other-model", kafka.bootstrapServers(), openSearch,
-                postgres, "embed.model=all-minilm-l6-v2").toString());
+        CliRun otherIndex = runOnAStateWrittenBefore(kafka, openSearch, postgres, "opensearch.index=engram-memories-identity-other");
+        CliRun otherModel = runOnAStateWrittenBefore(kafka, openSearch, postgres, "embed.model=all-minilm-l6-v2");
 
         assertThat(otherIndex.exit()).isEqualTo(2);
         assertThat(otherIndex.err()).contains("OpenSearch index: the state's engram-memories-identity, now"
@@ -141,15 +136,25 @@ class PipelineIdentityTest {
     @Test
     void aBoundedRunsStateIsNotContinuedByAnUnboundedRun(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                          EmbeddedPostgreSql postgres) throws Exception {
-        Topics.create(KafkaClients.at(kafka.bootstrapServers()), 2);
-        stateWrittenBy(config("bounded", kafka.bootstrapServers(), openSearch, postgres));
-
-        CliRun unbounded = CliRun.of("run", "--config", config("unbounded", kafka.bootstrapServers(), openSearch,
-                postgres, "kafka.bounded=false").toString());
+        CliRun unbounded = runOnAStateWrittenBefore(kafka, openSearch, postgres, "kafka.bounded=false");
 
         assertThat(unbounded.exit()).isEqualTo(2);
         assertThat(unbounded.err()).contains("is a bounded run's (kafka.bounded=true)", "Finish it with kafka.bounded=true",
                 "--fresh");
+    }
+
+    /**
+     * {@code ./engram run} with one setting {@code changed} on the state a run with the settings before left (made by
+     * the test's first call).
+     */
+    private CliRun runOnAStateWrittenBefore(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres,
+                                            String changed) throws Exception {
+        if (!Files.exists(dir.resolve("state"))) {
+            Topics.create(KafkaClients.at(kafka.bootstrapServers()), 2);
+            stateWrittenBy(config("before", kafka.bootstrapServers(), openSearch, postgres));
+        }
+        return CliRun.of("run", "--config", config("changed", kafka.bootstrapServers(), openSearch, postgres, changed)
+                .toString());
     }
 
     private static String clusterId(EmbeddedKafka kafka) throws Exception {
