@@ -15,6 +15,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -34,8 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
  * written, nothing checkpointed); after a checkpoint mid-input (the rest of the input waits in an open Kafka
  * transaction, which a {@code read_committed} reader cannot pass, so that point holds still); and after a
  * checkpoint in which one of the two source subtasks had read every split it owns to its end offset and
- * finished, the other waiting on a last transaction. Also: a bounded run restoring an unbounded run's checkpoint
- * (drain what is left, then stop) reads to the end offsets it finds and ends with the same result.
+ * finished, the other waiting on a last transaction. (A bounded run draining an unbounded run's state is
+ * {@link RunCrashTest}'s.) The run that never dies runs with parallelism 1, the killed one with 2.
  * <p>
  * Event time stands still until every record is read, in every run: one partition's only record is a day later
  * and held back in the last transaction ({@link #THE_END}), so summaries and cycle closes never depend on how far
@@ -64,11 +66,13 @@ class BoundedRunKillTest {
         long sentFrom = System.currentTimeMillis();
         Map<TopicPartition, Long> read = send(kafka, CrashRuns.input());
         try (KafkaProducer<String, byte[]> end = transaction(kafka, "the-end", List.of(theEnd()))) {
-            Process run = CrashRuns.run(CrashRuns.config(dir, "bounded-plain", kafka, openSearch, postgres, true,
-                    sentFrom, "parallelism=2"), dir.resolve("plain.log"));
-            CrashRuns.await("the input read", run, () -> committedAt(kafka, "bounded-plain", read, tp -> true));
+            Path config = CrashRuns.config(dir, "bounded-plain", kafka, openSearch, postgres, true, sentFrom,
+                    "parallelism=1");
+            CompletableFuture<CliRun> run = CompletableFuture.supplyAsync(() -> CliRun.of("run", "--config", config.toString()));
+            Polling.await("the input read", CrashRuns.PATIENCE, () -> committedAt(kafka, "bounded-plain", read, tp -> true));
             end.commitTransaction();
-            CrashRuns.assertEnds(run, dir.resolve("plain.log"));
+            CliRun ended = run.get(CrashRuns.PATIENCE.toSeconds(), TimeUnit.SECONDS);
+            assertThat(ended.exit()).as(ended.err()).isZero();
         }
         uninterrupted = CrashRuns.Outcome.take(openSearch, "bounded-plain", postgres);
     }
@@ -112,26 +116,6 @@ class BoundedRunKillTest {
                     + checkpoints.toAbsolutePath());
         }
         CrashRuns.Outcome.take(openSearch, "bounded-killed", postgres).assertSameAs(uninterrupted);
-    }
-
-    @Test
-    void aBoundedRunRestoringAnUnboundedRunsCheckpointDrainsItAndEnds(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
-                                                                      EmbeddedPostgreSql postgres) throws Exception {
-        long sentFrom = System.currentTimeMillis();
-        Map<TopicPartition, Long> end = send(kafka, CrashRuns.input());
-        // unbounded, the empty partitions' splits never end: event time stands still until the drain ends the input
-        Process unbounded = CrashRuns.run(CrashRuns.config(dir, "drained", kafka, openSearch, postgres, false, sentFrom,
-                "parallelism=2"), dir.resolve("unbounded.log"));
-        CrashRuns.await("everything read and checkpointed", unbounded, () -> committedAt(kafka, "drained", end, tp -> true));
-        CrashRuns.kill(unbounded);
-
-        CliRun drain = CliRun.of("run", "--config", CrashRuns.config(dir, "drained", kafka, openSearch, postgres, true,
-                sentFrom, "parallelism=2").toString());
-
-        assertThat(drain.exit()).as(drain.err()).isZero();
-        assertThat(drain.out()).contains("restoring the state of checkpoint", "the state is an unbounded run's",
-                "the bounded run ended: ");
-        CrashRuns.Outcome.take(openSearch, "drained", postgres).assertSameAs(uninterrupted);
     }
 
     /** Whether {@code group} has committed {@code offsets} on every partition {@code of} that holds records. */

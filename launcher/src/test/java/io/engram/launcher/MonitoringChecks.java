@@ -51,6 +51,7 @@ abstract class MonitoringChecks {
         Polling.await("status shows every input read and checkpointed, and the open alerts", Duration.ofSeconds(180), () -> {
             last[0] = CliRun.of("status");
             return last[0].out().contains(Topics.DOCS + " 0,") && last[0].out().contains(Topics.MEMORIES + " 0,")
+                    && last[0].out().contains(Topics.FORGETS + " 0") // the console's test may have sent a forget
                     && last[0].out().contains(Topics.TURNS + " 0 ")
                     && last[0].out().contains("sim-churn: churn") && last[0].out().contains("sim-collapse: collapse-")
                     && last[0].out().contains("freshness:  p50");

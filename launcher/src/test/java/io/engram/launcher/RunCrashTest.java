@@ -34,8 +34,9 @@ import org.junit.jupiter.api.io.TempDir;
  * some of it is written, then the process dies. Event time moves only once every input partition has a record (no idleness here), which
  * the input's last records, a day later, give all of them: until then nothing is compacted, so the turns read
  * before the crash live on only in the checkpointed compaction state. The restarted run is the same unbounded
- * command (a restored Kafka source keeps the bounds it was started with); it is stopped once it has read and
- * checkpointed everything, and the failure-free run reads the same records to their end.
+ * command; it is stopped once it has read and checkpointed everything, and a bounded run then drains its state
+ * (an unbounded run's state restored by a bounded run ends at the end offsets it finds). The failure-free run reads
+ * the same records to their end.
  */
 @ExtendWith(EmbeddedServicesExtension.class)
 class RunCrashTest {
@@ -108,6 +109,14 @@ class RunCrashTest {
         }
         assertThat(Files.readString(dir.resolve("second.log"))).contains("restoring the state of checkpoint "
                 + checkpoints.toAbsolutePath());
+        // "drain what is left, then stop": a bounded run restoring the unbounded run's state reads to the end offsets
+        // it finds, ends the input (nothing of the compared tenants waits for that: the day-later records moved
+        // event time past it all) and exits
+        CliRun drain = CliRun.of("run", "--config", CrashRuns.config(dir, "crash-run", kafka, openSearch, postgres, true,
+                sentFrom).toString());
+        assertThat(drain.exit()).as(drain.err()).isZero();
+        assertThat(drain.out()).contains("restoring the state of checkpoint " + checkpoints.toAbsolutePath(),
+                "the state is an unbounded run's", "the bounded run ended: 0 records read by this run");
         CrashRuns.Outcome crashed = CrashRuns.Outcome.take(openSearch, "crash-run", postgres);
 
         CliRun plain = CliRun.of("run", "--config", CrashRuns.config(dir, "plain-run", kafka, openSearch, postgres, true,
