@@ -227,7 +227,7 @@ final class ClusterCommand {
             }
             EngramSetup.prepare(pipeline, out::println);
             JobID job = new JobID();
-            if (Files.isDirectory(home.resolve("checkpoints"))) { // this machine's cluster: its checkpoints are here
+            if (Files.isDirectory(home.resolve("conf"))) { // a cluster up made here: its checkpoints go under home
                 new PipelineState(home.resolve("checkpoints")).record(job, PipelineIdentity.of(pipeline));
             }
             FlinkRest flink = jobManager.rest();
