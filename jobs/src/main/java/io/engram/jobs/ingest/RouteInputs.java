@@ -4,7 +4,7 @@ import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.RecordLog;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import java.util.Locale;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -16,7 +16,7 @@ import org.apache.flink.util.OutputTag;
  * Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, forgets,
  * rejects. Counts every record read by topic and kind, and every reject by reason.
  */
-public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
+public final class RouteInputs extends ProcessFunction<Ingested, StoreChange> {
 
     private static final long serialVersionUID = 1L;
 
@@ -38,7 +38,7 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
     }
 
     @Override
-    public void processElement(Ingested in, Context ctx, Collector<StoreOp> out) {
+    public void processElement(Ingested in, Context ctx, Collector<StoreChange> out) {
         metrics.counter(EngramMetrics.RECORDS_IN, "topic", in.sourceTopic(), "kind",
                 in.kind().name().toLowerCase(Locale.ROOT)).inc();
         if (in.rejected()) {
