@@ -174,10 +174,12 @@ final class TenantQueries {
 
     /** A delete-by-query body: the chunks of a document's versions below {@code keepVersion}. */
     ObjectNode olderDocumentVersions(String agentId, String docPath, long keepVersion) {
-        ObjectNode search = where(search(0, EnumSet.of(RecordType.INVARIANT, RecordType.LORE), false),
-                Map.of("agent_id", agentId, "doc_path", docPath));
-        ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("range").putObject("doc_version")
-                .put("lt", keepVersion);
+        ObjectNode search = search(0, Set.of(), false);
+        ArrayNode filter = (ArrayNode) search.at("/query/bool/filter");
+        filter.addObject().putObject("term").put("agent_id", agentId);
+        filter.addObject().putObject("term").put("doc_path", docPath);
+        filter.addObject().putObject("terms").putArray("type").add(RecordType.INVARIANT.label()).add(RecordType.LORE.label());
+        filter.addObject().putObject("range").putObject("doc_version").put("lt", keepVersion);
         return deleteBody(search);
     }
 

@@ -21,7 +21,8 @@ import java.util.stream.Stream;
  * The memory store on the heap, for operator harness tests and unit tests that need a store but no node; held to
  * {@link OpenSearchMemoryStore} by {@link MemoryStoreContract}. Indices are named and live as long as the JVM, so
  * a store a {@link #at factory} opens inside an operator and the test reading it back see the same index. Writes
- * are searchable at once ({@link #refresh} has nothing to do). Lexical search is {@link InMemoryBm25}'s.
+ * are searchable at once ({@link #refresh} has nothing to do). Lexical search is {@link InMemoryBm25}'s; sorting
+ * is by numeric fields and {@code ts}, the only ones the callers sort by.
  */
 public final class InMemoryMemoryStore implements MemoryStore {
 
