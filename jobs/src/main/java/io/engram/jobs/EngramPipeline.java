@@ -96,7 +96,7 @@ public final class EngramPipeline {
 
         // Forgets: to every compaction subtask (drop what sessions hold of it) and, in order, to the tenant's writer.
         DataStream<ForgetEvent> forgets = memories.getSideOutput(RouteInputs.FORGETS);
-        DataStream<StoreChange> forgetChanges = forgets.<StoreChange>map(StoreChange.Forget::new)
+        DataStream<StoreChange> forgetChanges = forgets.<StoreChange>map(StoreChange.Forget::of)
                 .returns(StoreChange.TYPE).uid("forget-ops");
 
         // Turns: searchable at once, and compacted per session into summaries.

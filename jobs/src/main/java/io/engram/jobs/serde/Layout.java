@@ -9,8 +9,8 @@ import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
 /**
- * The field encodings the serializers share: strings of any length (null allowed), instants, lists, vectors, and
- * numbers and vectors that may be absent.
+ * The field encodings the serializers share: strings of any length (null allowed), instants, lists, vectors, and any
+ * field that may be absent.
  */
 public final class Layout {
 
@@ -58,62 +58,34 @@ public final class Layout {
     }
 
     public static float[] readVector(DataInputView in) throws IOException {
-        return readFloats(in.readInt(), in);
-    }
-
-    private static float[] readFloats(int length, DataInputView in) throws IOException {
-        float[] vector = new float[length];
+        float[] vector = new float[in.readInt()];
         for (int i = 0; i < vector.length; i++) {
             vector[i] = in.readFloat();
         }
         return vector;
     }
 
-    /** A vector or none: its length, -1 for none, then its values. */
-    public static void writeOptionalVector(float[] vector, DataOutputView out) throws IOException {
-        if (vector == null) {
-            out.writeInt(-1);
-        } else {
-            writeVector(vector, out);
-        }
+    /** Writes one field's value. */
+    @FunctionalInterface
+    public interface FieldWriter<T> {
+        void write(T value) throws IOException;
     }
 
-    public static float[] readOptionalVector(DataInputView in) throws IOException {
-        int length = in.readInt();
-        return length < 0 ? null : readFloats(length, in);
+    /** Reads one field's value. */
+    @FunctionalInterface
+    public interface FieldReader<T> {
+        T read() throws IOException;
     }
 
-    /** A number or none: whether it is present, then its value. */
-    public static void writeOptionalInt(Integer value, DataOutputView out) throws IOException {
+    /** A value or none: whether it is present, then the value as {@code write} writes it. */
+    public static <T> void writeOptional(T value, DataOutputView out, FieldWriter<T> write) throws IOException {
         out.writeBoolean(value != null);
         if (value != null) {
-            out.writeInt(value);
+            write.write(value);
         }
     }
 
-    public static Integer readOptionalInt(DataInputView in) throws IOException {
-        return in.readBoolean() ? in.readInt() : null;
-    }
-
-    public static void writeOptionalLong(Long value, DataOutputView out) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeLong(value);
-        }
-    }
-
-    public static Long readOptionalLong(DataInputView in) throws IOException {
-        return in.readBoolean() ? in.readLong() : null;
-    }
-
-    public static void writeOptionalDouble(Double value, DataOutputView out) throws IOException {
-        out.writeBoolean(value != null);
-        if (value != null) {
-            out.writeDouble(value);
-        }
-    }
-
-    public static Double readOptionalDouble(DataInputView in) throws IOException {
-        return in.readBoolean() ? in.readDouble() : null;
+    public static <T> T readOptional(DataInputView in, FieldReader<T> read) throws IOException {
+        return in.readBoolean() ? read.read() : null;
     }
 }

@@ -3,6 +3,7 @@ package io.engram.jobs.store;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.serde.SerializerTypeInfo;
 import io.engram.model.collapse.StoreShape;
+import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -132,17 +133,17 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
             implements StoreChange {
     }
 
-    /** A forget, applied in the tenant's order of changes; {@code tsMillis} is when it was asked. */
-    record Forget(ForgetEvent event) implements StoreChange {
+    /** A forget ({@link ForgetEvent}), applied in the tenant's order of changes; {@code tsMillis} is when it was asked. */
+    record Forget(String tenantId, String forgetId, ForgetScope scope, String target, long tsMillis)
+            implements StoreChange {
 
-        @Override
-        public String tenantId() {
-            return event.tenantId();
+        public static Forget of(ForgetEvent event) {
+            return new Forget(event.tenantId(), event.forgetId(), event.scope(), event.target(),
+                    event.requestedAtMillis());
         }
 
-        @Override
-        public long tsMillis() {
-            return event.requestedAtMillis();
+        public ForgetEvent event() {
+            return new ForgetEvent(tenantId, forgetId, scope, target, tsMillis);
         }
     }
 

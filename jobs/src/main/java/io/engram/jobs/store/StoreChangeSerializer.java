@@ -1,6 +1,5 @@
 package io.engram.jobs.store;
 
-import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.serde.Layout;
 import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.store.StoreChange.CloseCycle;
@@ -62,7 +61,11 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             out.writeLong(r.tsMillis());
         } else if (change instanceof Forget f) {
             out.writeByte(FORGET);
-            writeForget(f.event(), out);
+            Layout.writeString(f.tenantId(), out);
+            out.writeLong(f.tsMillis());
+            Layout.writeString(f.forgetId(), out);
+            Layout.writeString(f.scope().label(), out);
+            Layout.writeString(f.target(), out);
         } else {
             serializeCycleChange(change, out);
         }
@@ -97,7 +100,7 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
                     Layout.readString(in), in.readLong(), Layout.readString(in));
             case REPLACE_DOCUMENT -> new ReplaceDocument(Layout.readString(in), Layout.readString(in),
                     Layout.readString(in), in.readLong(), in.readLong());
-            case FORGET -> new Forget(readForget(in));
+            case FORGET -> forget(Layout.readString(in), in.readLong(), in);
             case MERGE_SIGNALS -> new MergeSignals(Layout.readString(in), Layout.readString(in), in.readLong(),
                     in.readInt(), in.readInt(), Layout.readString(in));
             case CLOSE_CYCLE -> new CloseCycle(Layout.readString(in), Layout.readString(in), Layout.readString(in),
@@ -106,48 +109,42 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
         };
     }
 
+    private static Forget forget(String tenantId, long tsMillis, DataInputView in) throws IOException {
+        return new Forget(tenantId, Layout.readString(in), ForgetScope.ofLabel(Layout.readString(in)),
+                Layout.readString(in), tsMillis);
+    }
+
     private static void writeRecord(MemoryRecord r, DataOutputView out) throws IOException {
         Layout.writeString(r.id(), out);
         Layout.writeString(r.tenantId(), out);
         Layout.writeString(r.type().label(), out);
-        Layout.writeOptionalInt(r.tier(), out);
+        Layout.writeOptional(r.tier(), out, out::writeInt);
         Layout.writeString(r.text(), out);
-        Layout.writeOptionalVector(r.embedding(), out);
+        Layout.writeOptional(r.embedding(), out, vector -> Layout.writeVector(vector, out));
         Layout.writeStrings(r.sourceRefs(), out);
         out.writeInt(r.generation());
-        Layout.writeOptionalDouble(r.confidence(), out);
-        Layout.writeOptionalDouble(r.decayRate(), out);
-        Layout.writeOptionalDouble(r.authority(), out);
+        Layout.writeOptional(r.confidence(), out, out::writeDouble);
+        Layout.writeOptional(r.decayRate(), out, out::writeDouble);
+        Layout.writeOptional(r.authority(), out, out::writeDouble);
         Layout.writeString(r.sessionId(), out);
         Layout.writeString(r.userId(), out);
         Layout.writeString(r.role(), out);
         Layout.writeString(r.agentId(), out);
         Layout.writeString(r.docPath(), out);
-        Layout.writeOptionalLong(r.docVersion(), out);
-        Layout.writeOptionalInt(r.position(), out);
+        Layout.writeOptional(r.docVersion(), out, out::writeLong);
+        Layout.writeOptional(r.position(), out, out::writeInt);
         out.writeInt(r.tokens());
         Layout.writeInstant(r.ts(), out);
     }
 
     private static MemoryRecord readRecord(DataInputView in) throws IOException {
         return new MemoryRecord(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
-                Layout.readOptionalInt(in), Layout.readString(in), Layout.readOptionalVector(in), Layout.readStrings(in),
-                in.readInt(), Layout.readOptionalDouble(in), Layout.readOptionalDouble(in), Layout.readOptionalDouble(in),
-                Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readString(in),
-                Layout.readString(in), Layout.readOptionalLong(in), Layout.readOptionalInt(in), in.readInt(),
-                Layout.readInstant(in));
+                Layout.readOptional(in, in::readInt), Layout.readString(in),
+                Layout.readOptional(in, () -> Layout.readVector(in)), Layout.readStrings(in), in.readInt(),
+                Layout.readOptional(in, in::readDouble), Layout.readOptional(in, in::readDouble),
+                Layout.readOptional(in, in::readDouble), Layout.readString(in), Layout.readString(in),
+                Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readOptional(in, in::readLong),
+                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in));
     }
 
-    private static void writeForget(ForgetEvent f, DataOutputView out) throws IOException {
-        Layout.writeString(f.tenantId(), out);
-        Layout.writeString(f.forgetId(), out);
-        Layout.writeString(f.scope().label(), out);
-        Layout.writeString(f.target(), out);
-        out.writeLong(f.requestedAtMillis());
-    }
-
-    private static ForgetEvent readForget(DataInputView in) throws IOException {
-        return new ForgetEvent(Layout.readString(in), Layout.readString(in), ForgetScope.ofLabel(Layout.readString(in)),
-                Layout.readString(in), in.readLong());
-    }
 }

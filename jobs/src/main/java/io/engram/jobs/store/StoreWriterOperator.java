@@ -95,25 +95,15 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         }
     }
 
-    /** The forgets applied, for the {@code forgets} table. */
-    public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
-            TypeInformation.of(ForgetCompleted.class));
-
-    /**
-     * A held compaction change as the state of an earlier version kept it (Flink's POJO serializer finds this
-     * class by name): read once per tenant into {@link HeldChange}s, never written.
-     */
-    public record TimedChange(long at, StoreOp op) {
-    }
-
-    private static final Comparator<HeldChange> EVENT_TIME_ORDER = Comparator.comparingLong(HeldChange::at)
-            .thenComparing(c -> c.change().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
-
     private final MemoryStore.Factory storeFactory;
     private final Settings settings;
     private final CycleClock cycles;
     /** The wall clock of forget completions and freshness. */
     private final Clock clock;
+
+    /** The forgets applied, for the {@code forgets} table. */
+    public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
+            TypeInformation.of(ForgetCompleted.class));
 
     private transient MemoryWriter store;
     private transient int buffered;
@@ -129,6 +119,16 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     private transient Counter forgetsApplied;
     private transient Counter droppedAsForgotten;
     private transient Histogram freshnessMillis;
+
+    /**
+     * A held compaction change as the state of an earlier version kept it (Flink's POJO serializer finds this
+     * class by name): read once per tenant into {@link HeldChange}s, never written.
+     */
+    public record TimedChange(long at, StoreOp op) {
+    }
+
+    private static final Comparator<HeldChange> EVENT_TIME_ORDER = Comparator.comparingLong(HeldChange::at)
+            .thenComparing(c -> c.change().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Creates the index (and installs its template) for the settings' vectors if it is missing. */
     public StoreWriterOperator(MemoryStore.Factory storeFactory, Settings settings, Clock clock) {

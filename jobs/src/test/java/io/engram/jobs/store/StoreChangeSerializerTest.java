@@ -2,7 +2,6 @@ package io.engram.jobs.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.serde.SerializerChecks;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -45,7 +44,7 @@ class StoreChangeSerializerTest {
                 new StoreChange.Delete("acme", "sum-1", RecordType.SUMMARY, "s1", 42, "c-2"),
                 new StoreChange.Delete("acme", "acme/m1", RecordType.MEMORY, null, 43, null),
                 new StoreChange.ReplaceDocument("acme", "coder", "AGENTS.md", 4, 44),
-                new StoreChange.Forget(new ForgetEvent("acme", "f1", ForgetScope.USER, "ann", 45)),
+                new StoreChange.Forget("acme", "f1", ForgetScope.USER, "ann", 45),
                 new StoreChange.MergeSignals("acme", "s1", 46, 1, 2, "c-3"),
                 new StoreChange.CloseCycle("acme", "c-3", "quiet_gap", 47));
         for (StoreChange change : changes) {

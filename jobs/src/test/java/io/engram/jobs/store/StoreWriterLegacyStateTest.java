@@ -93,7 +93,7 @@ class StoreWriterLegacyStateTest {
             h.initializeState(earlierVersion(backend));
             h.open();
             long requested = time("10:30");
-            h.processElement(new StreamRecord<>(new StoreChange.Forget(new ForgetEvent(TENANT, "f2", ForgetScope.SESSION,
+            h.processElement(new StreamRecord<>(StoreChange.Forget.of(new ForgetEvent(TENANT, "f2", ForgetScope.SESSION,
                     "b", requested)), requested));
             h.prepareSnapshotPreBarrier(2);
             migrated = h.snapshot(2, time("10:31"));

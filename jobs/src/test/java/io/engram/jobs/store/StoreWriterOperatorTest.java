@@ -183,7 +183,7 @@ class StoreWriterOperatorTest {
             h.processElement(new StreamRecord<>(new Upsert(turnB, null), time("09:41")));
             feed(h, A1); // session a's summary waits for the watermark
             long requested = time("10:30");
-            h.processElement(new StreamRecord<>(new StoreChange.Forget(new ForgetEvent(TENANT, "f1",
+            h.processElement(new StreamRecord<>(StoreChange.Forget.of(new ForgetEvent(TENANT, "f1",
                     ForgetScope.SESSION, "a", requested)), requested));
             feed(h, A2); // compaction's last summary of the session, read after the forget
             h.processWatermark(time("12:00"));
