@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.List;
 import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch._types.HealthStatus;
 import org.opensearch.client.opensearch._types.OpenSearchException;
@@ -99,6 +100,20 @@ final class OpenSearchIndexSetup {
                     .path("mappings");
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the mapping of index " + index, e);
+        }
+    }
+
+    /** {@link OpenSearchMemoryStore#clusterAndIndexUuid}. */
+    List<String> clusterAndIndexUuid() {
+        try {
+            String cluster = http.client().info().clusterUuid();
+            if (!exists()) {
+                return List.of(cluster, "");
+            }
+            var settings = http.client().indices().getSettings(g -> g.index(index)).result().values().iterator().next();
+            return List.of(cluster, settings.settings().index().uuid());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach OpenSearch for index " + index, e);
         }
     }
 

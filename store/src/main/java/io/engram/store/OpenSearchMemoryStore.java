@@ -73,6 +73,14 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         setup.ensureIndex(embeddingModel, dimension);
     }
 
+    /**
+     * The cluster's uuid and this index's uuid, empty when the index does not exist: what a pipeline's state was
+     * written against (a new cluster, or the index deleted and made again, has other uuids).
+     */
+    public List<String> clusterAndIndexUuid() {
+        return setup.clusterAndIndexUuid();
+    }
+
     @Override
     public String embeddingModel() {
         return setup.embeddingModel();

@@ -37,6 +37,19 @@ class OpenSearchMemoryStoreTest {
     }
 
     @Test
+    void anIndexIsKnownByItsClustersUuidAndItsOwn(EmbeddedOpenSearch openSearch) {
+        try (OpenSearchMemoryStore made = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-uuid-test",
+                RetryPolicy.DEFAULT);
+             OpenSearchMemoryStore absent = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-uuid-absent",
+                     RetryPolicy.DEFAULT)) {
+            made.ensureIndex("test-vectors", 3);
+            List<String> uuids = made.clusterAndIndexUuid();
+            assertThat(uuids).hasSize(2).allSatisfy(uuid -> assertThat(uuid).isNotBlank());
+            assertThat(absent.clusterAndIndexUuid()).containsExactly(uuids.get(0), "");
+        }
+    }
+
+    @Test
     void anUnreachableNodeIsRetriedThenFailsWithACount() {
         try (OpenSearchMemoryStore nowhere = new OpenSearchMemoryStore("http://127.0.0.1:1", "engram-memories-x",
                 new RetryPolicy(3, Duration.ofMillis(10), Duration.ofMillis(20)))) {
