@@ -73,14 +73,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         setup.ensureIndex(embeddingModel, dimension);
     }
 
-    /**
-     * The cluster's uuid and this index's uuid, empty when the index does not exist: what a pipeline's state was
-     * written against (a new cluster, or the index deleted and made again, has other uuids).
-     */
-    public List<String> clusterAndIndexUuid() {
-        return setup.clusterAndIndexUuid();
-    }
-
     @Override
     public String embeddingModel() {
         return setup.embeddingModel();
@@ -151,6 +143,14 @@ public final class OpenSearchMemoryStore implements MemoryStore {
             answer.aggregations().at("/sessions/buckets").forEach(b -> keys.add(b.get("key").asText()));
             return keys;
         });
+    }
+
+    /**
+     * The cluster's uuid and this index's uuid, empty when the index does not exist: what a pipeline's state was
+     * written against (a new cluster, or the index deleted and made again, has other uuids).
+     */
+    public List<String> clusterAndIndexUuid() {
+        return setup.clusterAndIndexUuid();
     }
 
     @Override
