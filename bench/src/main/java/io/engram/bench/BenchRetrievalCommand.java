@@ -10,8 +10,9 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.Retrieval;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.MemoryStore;
+import io.engram.store.MemoryWriter;
 import io.engram.store.OpenSearchConnection;
-import io.engram.store.OpenSearchMemoryStore;
 import java.io.PrintWriter;
 import java.net.URI;
 import java.net.URLEncoder;
@@ -102,7 +103,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
                      index(product))) {
             Target target = new Target(product, retrieval);
             Corpus corpus = new Corpus(retrieval, 4_000);
-            OpenSearchMemoryStore store = retrieval.store();
+            MemoryStore store = retrieval.store();
             for (int t = 0; t < otherTenants; t++) {
                 load(store, corpus, "other-" + t, 0, otherRecords);
             }
@@ -185,7 +186,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     }
 
     /** 90 % memories, 10 % turns of 50 sessions, as the gateway and the pipeline would have written them. */
-    private static void load(OpenSearchMemoryStore store, Corpus corpus, String tenant, int from, int to) {
+    private static void load(MemoryWriter store, Corpus corpus, String tenant, int from, int to) {
         List<MemoryRecord> batch = new ArrayList<>();
         for (int i = from; i < to; i++) {
             int c = i % corpus.texts.size();
@@ -205,7 +206,7 @@ final class BenchRetrievalCommand implements Callable<Integer> {
     }
 
     /** Two agent documents' hard and soft rules (tiers 1 and 2), with vectors, as the partitioner writes them. */
-    private static void loadRules(OpenSearchMemoryStore store, Corpus corpus) {
+    private static void loadRules(MemoryWriter store, Corpus corpus) {
         List<MemoryRecord> rules = new ArrayList<>();
         for (int i = 0; i < 2 * RULES_PER_TIER; i++) {
             String doc = i % 2 == 0 ? "AGENTS.md" : "SOUL.md";

@@ -8,7 +8,7 @@ import io.engram.jobs.collapse.FiredAlert;
 import io.engram.jobs.collapse.MetricsJdbc;
 import io.engram.jobs.collapse.MintedCanary;
 import io.engram.jobs.compaction.CompactionResult;
-import io.engram.jobs.compaction.CompactionStoreOps;
+import io.engram.jobs.compaction.CompactionStoreChanges;
 import io.engram.jobs.compaction.SessionCompactionFunction;
 import io.engram.jobs.compaction.SessionCompactionOperator;
 import io.engram.jobs.compaction.TurnEvent;
@@ -25,16 +25,15 @@ import io.engram.jobs.ingest.Payloads;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.ingest.RouteInputs;
 import io.engram.jobs.store.ForgetCompleted;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreWriterOperator;
 import io.engram.model.collapse.CycleMetrics;
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.Source;
 import org.apache.flink.connector.base.DeliveryGuarantee;
@@ -84,7 +83,6 @@ public final class EngramPipeline {
                     + "leave flink.pipeline.operator-chaining.enabled at true");
         }
         SharedEmbedder embedder = new SharedEmbedder(config.embeddingModel(), config.embedCacheEntries());
-        TypeInformation<StoreOp> storeOps = TypeInformation.of(StoreOp.class);
 
         // Read and validate: every record is a payload or a reject, event time from the payload; a draining
         // stop ends event time even when the source is idle.
@@ -92,44 +90,45 @@ public final class EngramPipeline {
                 .fromSource(inputs, WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
                         .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis())
                         .withIdleness(config.sourceIdleness()), SOURCE_NAME).uid("inputs");
-        SingleOutputStreamOperator<StoreOp> memories = read
+        SingleOutputStreamOperator<StoreChange> memories = read
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
-                .process(new RouteInputs(config.metricsEnabled())).uid("route-inputs").name("validate and route");
+                .process(new RouteInputs(config.metricsEnabled()), StoreChange.TYPE).uid("route-inputs")
+                .name("validate and route");
 
         // Forgets: to every compaction subtask (drop what sessions hold of it) and, in order, to the tenant's writer.
         DataStream<ForgetEvent> forgets = memories.getSideOutput(RouteInputs.FORGETS);
-        DataStream<StoreOp> forgetOps = forgets.map(StoreOp::forget).returns(storeOps).uid("forget-ops");
+        DataStream<StoreChange> forgetChanges = forgets.<StoreChange>map(StoreChange.Forget::of)
+                .returns(StoreChange.TYPE).uid("forget-ops");
 
         // Turns: searchable at once, and compacted per session into summaries.
         DataStream<TurnEvent> turns = memories.getSideOutput(RouteInputs.TURNS);
-        DataStream<StoreOp> turnRecords = turns.map(Payloads::turnRecord).returns(storeOps).uid("turn-records");
-        DataStream<StoreOp> summaries = turns
+        DataStream<StoreChange> turnRecords = turns.map(Payloads::turnRecord).returns(StoreChange.TYPE).uid("turn-records");
+        DataStream<StoreChange> summaries = turns
                 .keyBy(TurnEvent::sessionKey)
                 .connect(forgets.broadcast())
                 .transform("compact sessions", CompactionResult.TYPE,
                         new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
                                 config.sessionInactivity(), config.stateTtl()))).uid("compaction")
-                .process(new CompactionStoreOps(config.metricsEnabled())).uid("compaction-ops");
+                .process(new CompactionStoreChanges(config.metricsEnabled()), StoreChange.TYPE).uid("compaction-ops");
 
         // Documents: partitioned into tiered chunks per version, the previous version replaced.
-        SingleOutputStreamOperator<StoreOp> chunks = memories.getSideOutput(RouteInputs.DOCS)
+        SingleOutputStreamOperator<StoreChange> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
                 .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2(),
-                        config.metricsEnabled()))
+                        config.metricsEnabled()), StoreChange.TYPE)
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
-        SingleOutputStreamOperator<StoreOp> written = memories.union(turnRecords, summaries, chunks, forgetOps)
-                .transform("embed", storeOps, new EmbeddingOperator(embedder, config.embedBatch(), config.embedDelay(),
-                        config.metricsEnabled()))
+        SingleOutputStreamOperator<StoreChange> written = memories.union(turnRecords, summaries, chunks, forgetChanges)
+                .transform("embed", StoreChange.TYPE, new EmbeddingOperator(embedder, config.embedBatch(),
+                        config.embedDelay(), config.metricsEnabled()))
                 .uid("embed")
-                .keyBy(StoreOp::tenantId)
-                .transform(WRITER_NAME, storeOps, new StoreWriterOperator(sinks.store(),
-                        config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(), config.bulkDelay(), config.quietGap(), config.stateTtl(),
-                        config.metricsEnabled()))
+                .keyBy(StoreChange::tenantId)
+                .transform(WRITER_NAME, StoreChange.TYPE, new StoreWriterOperator(sinks.store(),
+                        StoreWriterOperator.Settings.of(config), Clock.systemUTC()))
                 .uid("store-writer");
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
-                .reinterpretAsKeyedStream(written, StoreOp::tenantId)
+                .reinterpretAsKeyedStream(written, StoreChange::tenantId)
                 .transform("collapse detector", CollapseDetectorFunction.CYCLE_ROWS, new CollapseDetectorOperator(
                         new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap(),
                                 config.metricsEnabled())))

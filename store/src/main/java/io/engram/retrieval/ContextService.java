@@ -11,7 +11,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
-import io.engram.store.MemoryStore;
+import io.engram.store.MemoryReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -98,13 +98,13 @@ public final class ContextService {
         }
     }
 
-    private final MemoryStore store;
+    private final MemoryReader store;
     private final HybridRetriever retriever;
     private final ContextAssembler assembler;
     private final Options options;
     private final RuleCache ruleCache = new RuleCache(CACHED_RULES);
 
-    public ContextService(MemoryStore store, HybridRetriever retriever, Options options) {
+    public ContextService(MemoryReader store, HybridRetriever retriever, Options options) {
         this.store = store;
         this.retriever = retriever;
         this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment());
@@ -119,44 +119,63 @@ public final class ContextService {
     public AssembledContext assemble(Request request, Instant now, Stages stages) {
         // the rules' stamp and the session's tail travel with BM25, while the query is embedded and k-NN sent
         // (HybridRetriever); the rules themselves only when their stamp moved; then the neighbours of what was found
-        MemoryStore.ReadBatch reads = store.reads(request.tenantId());
-        Supplier<MemoryStore.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
+        MemoryReader.ReadBatch reads = store.reads(request.tenantId());
+        Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
-        List<HybridRetriever.Result> hits;
-        if (request.query() != null && !request.query().isBlank()) {
-            hits = retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
-                    request.userId(), options.memoryTypes(), options.candidates(), now), reads, stages);
-        } else {
-            reads.run();
-            stages.lap("search");
-            hits = List.of();
-        }
+        List<HybridRetriever.Result> hits = search(request, now, reads, stages);
         RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
-        Map<String, ContextItem> candidates = new LinkedHashMap<>();
-        List<Excluded> unrelated = new ArrayList<>();
-        double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
-        List<HybridRetriever.Result> related = new ArrayList<>();
-        for (HybridRetriever.Result r : hits) {
-            if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
-                related.add(r);
-                candidates.put(r.record().id(), ContextItem.of(r.record(), r.score()));
-            } else {
-                unrelated.add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES, String.format(Locale.ROOT,
-                        "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f", r.score(),
-                        r.cosine(), options.floor().minimumCosine(bestCosine))));
-            }
-        }
+        Relevance relevance = relevance(hits);
         stages.lap("rank");
         if (options.neighbours().radius() > 0) {
-            addNeighbours(request.tenantId(), related, candidates);
+            addNeighbours(request.tenantId(), relevance.related(), relevance.candidates());
         }
         stages.lap("neighbours");
         AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),
-                new ArrayList<>(candidates.values()));
+                new ArrayList<>(relevance.candidates().values()));
         stages.lap("assemble");
+        return withUnrelated(context, relevance.unrelated());
+    }
+
+    /** The memories retrieved for the query, sent with the queued {@code reads}; none without a query. */
+    private List<HybridRetriever.Result> search(Request request, Instant now, MemoryReader.ReadBatch reads, Stages stages) {
+        if (request.query() != null && !request.query().isBlank()) {
+            return retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
+                    request.userId(), options.memoryTypes(), options.candidates(), now), reads, stages);
+        }
+        reads.run();
+        stages.lap("search");
+        return List.of();
+    }
+
+    /**
+     * The hits related to the query ({@link RelevanceFloor}) and the candidates they make, by id; the others as
+     * exclusions that say why.
+     */
+    private record Relevance(List<HybridRetriever.Result> related, Map<String, ContextItem> candidates,
+                             List<Excluded> unrelated) {
+    }
+
+    private Relevance relevance(List<HybridRetriever.Result> hits) {
+        Relevance relevance = new Relevance(new ArrayList<>(), new LinkedHashMap<>(), new ArrayList<>());
+        double bestCosine = hits.stream().mapToDouble(HybridRetriever.Result::cosine).max().orElse(0);
+        for (HybridRetriever.Result r : hits) {
+            if (options.floor().related(r.lexicalRank() != null, r.cosine(), bestCosine)) {
+                relevance.related().add(r);
+                relevance.candidates().put(r.record().id(), ContextItem.of(r.record(), r.score()));
+            } else {
+                relevance.unrelated().add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES,
+                        String.format(Locale.ROOT, "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f",
+                                r.score(), r.cosine(), options.floor().minimumCosine(bestCosine))));
+            }
+        }
+        return relevance;
+    }
+
+    /** The context with the unrelated memories among its exclusions. */
+    private static AssembledContext withUnrelated(AssembledContext context, List<Excluded> unrelated) {
         if (unrelated.isEmpty()) {
             return context;
         }
@@ -190,7 +209,7 @@ public final class ContextService {
     }
 
     /** The tenant's rules: from the cache while their stamp holds, else read (without vectors) and cached. */
-    private RuleCache.Rules rules(String tenantId, MemoryStore.Stamp stamp) {
+    private RuleCache.Rules rules(String tenantId, MemoryReader.Stamp stamp) {
         if (stamp.records() == 0) {
             return new RuleCache.Rules(List.of(), List.of());
         }
@@ -198,7 +217,7 @@ public final class ContextService {
         if (cached.isPresent()) {
             return cached.get();
         }
-        MemoryStore.ReadBatch reads = store.reads(tenantId);
+        MemoryReader.ReadBatch reads = store.reads(tenantId);
         Supplier<List<MemoryRecord>> hard = reads.find(Map.of("tier", 1), Set.of(RecordType.INVARIANT), MAX_RULES, null, true);
         Supplier<List<MemoryRecord>> soft = reads.find(Map.of("tier", 2), Set.of(RecordType.INVARIANT), MAX_RULES, null, true);
         reads.run();

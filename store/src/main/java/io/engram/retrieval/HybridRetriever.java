@@ -6,8 +6,8 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
 import io.engram.model.retrieval.RecordType;
-import io.engram.store.MemoryStore.ScoredRecord;
-import io.engram.store.MemoryStore;
+import io.engram.store.MemoryReader;
+import io.engram.store.MemoryReader.ScoredRecord;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -68,7 +68,7 @@ public final class HybridRetriever {
                          Integer vectorRank) {
     }
 
-    private final MemoryStore store;
+    private final MemoryReader store;
     private final Embedder embedder;
     private final Options options;
     /** Sends the lexical batch while the caller's thread embeds; idle threads end after a minute. */
@@ -78,7 +78,7 @@ public final class HybridRetriever {
         return t;
     });
 
-    public HybridRetriever(MemoryStore store, Embedder embedder, Options options) {
+    public HybridRetriever(MemoryReader store, Embedder embedder, Options options) {
         this.store = store;
         this.embedder = embedder;
         this.options = options;
@@ -99,7 +99,7 @@ public final class HybridRetriever {
      * then sends k-NN, so that the model and both searches overlap instead of queueing (BM25 needs no vector).
      * {@code others} has run when this returns, or its failure is thrown.
      */
-    public List<Result> search(Query query, MemoryStore.ReadBatch others, Stages stages) {
+    public List<Result> search(Query query, MemoryReader.ReadBatch others, Stages stages) {
         int depth = Math.max(query.k(), options.candidateDepth());
         Supplier<List<ScoredRecord>> lexical = others.bm25(query.text(), depth, query.types());
         CompletableFuture<Void> sent = CompletableFuture.runAsync(others::run, sender);

@@ -2,19 +2,18 @@ package io.engram.retrieval;
 
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.retrieval.ContextService;
-import io.engram.retrieval.HybridRetriever;
+import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchConnection;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 
 /** The read side wired once: store, cached query embedder, hybrid retriever, context service. */
-public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,
+public record Retrieval(MemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,
                         ContextService context) implements AutoCloseable {
 
     /** The read side over an existing index, embedding queries with the model that made its vectors. */
     public static Retrieval open(OpenSearchConnection openSearch, String index) {
-        OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch, index, RetryPolicy.DEFAULT);
+        MemoryStore store = new OpenSearchMemoryStore(openSearch, index, RetryPolicy.DEFAULT);
         try {
             return over(store, EmbeddingModel.ofId(store.embeddingModel()));
         } catch (RuntimeException e) {
@@ -28,7 +27,7 @@ public record Retrieval(OpenSearchMemoryStore store, CachingEmbedder embedder, H
         return over(new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT), model);
     }
 
-    private static Retrieval over(OpenSearchMemoryStore store, EmbeddingModel model) {
+    private static Retrieval over(MemoryStore store, EmbeddingModel model) {
         CachingEmbedder embedder = new CachingEmbedder(model.open(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         return new Retrieval(store, embedder, retriever,

@@ -1,7 +1,7 @@
 package io.engram.retrieval;
 
 import io.engram.model.retrieval.ContextItem;
-import io.engram.store.MemoryStore.Stamp;
+import io.engram.store.MemoryReader.Stamp;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;

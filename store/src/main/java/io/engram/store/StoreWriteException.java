@@ -3,7 +3,7 @@ package io.engram.store;
 import java.util.List;
 
 /** Writes that did not land after the retry bound, or were refused for good: never a silent drop. */
-final class StoreWriteException extends RuntimeException {
+public final class StoreWriteException extends RuntimeException {
 
     private static final long serialVersionUID = 1L;
 
@@ -13,7 +13,7 @@ final class StoreWriteException extends RuntimeException {
 
     private final transient List<ItemFailure> failures;
 
-    public StoreWriteException(String message, List<ItemFailure> failures, Throwable cause) {
+    StoreWriteException(String message, List<ItemFailure> failures, Throwable cause) {
         super(message + (failures.isEmpty() ? "" : ": " + failures.subList(0, Math.min(5, failures.size()))
                 + (failures.size() > 5 ? " and " + (failures.size() - 5) + " more" : "")), cause);
         this.failures = List.copyOf(failures);

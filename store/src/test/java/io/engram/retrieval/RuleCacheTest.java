@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.RecordType;
-import io.engram.store.MemoryStore.Stamp;
+import io.engram.store.MemoryReader.Stamp;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -2,11 +2,7 @@ package io.engram.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static org.assertj.core.api.Assertions.within;
 
-import io.engram.model.retrieval.ForgetScope;
-import io.engram.model.retrieval.MemoryRecord;
-import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.stack.OutageProxy;
@@ -15,173 +11,42 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
+/**
+ * What only the OpenSearch store does: retries by the kind of failure, English analysis, and the migration of an
+ * index an earlier version made. What every store does is {@link MemoryStoreContract}'s.
+ */
 @ExtendWith(EmbeddedServicesExtension.class)
 class OpenSearchMemoryStoreTest {
 
-    private static OpenSearchMemoryStore store;
-
-    @BeforeAll
-    static void connect(EmbeddedOpenSearch openSearch) {
-        store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-store-test", RetryPolicy.DEFAULT);
-        store.ensureIndex("test-vectors", 3);
-    }
-
-    @AfterAll
-    static void close() {
-        store.close();
+    @Test
+    void englishWordsFindTheirOtherForms(EmbeddedOpenSearch openSearch) {
+        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-english-test",
+                RetryPolicy.DEFAULT)) {
+            store.ensureIndex("test-vectors", 3);
+            store.upsert(List.of(Records.memory("english", "english-1", "She painted the sunsets", new float[] {1, 0, 0}),
+                    Records.memory("english", "english-2", "lunch is at noon", new float[] {0, 1, 0})));
+            store.refresh();
+            assertThat(store.bm25("english", "paints a sunset", 10, Set.of())).extracting(h -> h.record().id())
+                    .containsExactly("english-1");
+        }
     }
 
     @Test
-    void rewritingTheSameRecordsKeepsCountAndContent() {
-        List<MemoryRecord> records = List.of(
-                Records.memory("idem", "idem-1", "the deploy key lives in the vault", new float[] {1, 0, 0}),
-                Records.memory("idem", "idem-2", "lunch is at noon", new float[] {0, 1, 0}),
-                Records.memory("idem", "idem-3", "the cat is called Miso", new float[] {0, 0, 1}));
-        store.upsert(records);
-        store.refresh();
-        List<MemoryRecord> first = store.find("idem", Map.of(), Set.of(), 10, "position", true);
-        store.upsert(records);
-        store.upsert(records);
-        store.refresh();
-        assertThat(store.count("idem", Set.of())).isEqualTo(3);
-        List<MemoryRecord> again = store.find("idem", Map.of(), Set.of(), 10, "position", true);
-        assertThat(again).containsExactlyInAnyOrderElementsOf(first).containsExactlyInAnyOrderElementsOf(records);
-    }
-
-    @Test
-    void aNewDocumentVersionReplacesTheOldChunks() {
-        store.upsert(List.of(
-                Records.chunk("ver", "ver-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs", new float[] {1, 0, 0}),
-                Records.chunk("ver", "ver-v1-1", RecordType.LORE, 0, "AGENTS.md", 1, 1, "We like tabs", new float[] {0, 1, 0}),
-                Records.chunk("ver", "other-doc", RecordType.LORE, 0, "SOUL.md", 1, 0, "Soul lore", new float[] {0, 0, 1})));
-        store.refresh();
-        store.upsert(List.of(
-                Records.chunk("ver", "ver-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0, "- Always use spaces", new float[] {1, 0, 0})));
-        long deleted = store.deleteOlderDocumentVersions("ver", "agent-1", "AGENTS.md", 2);
-        store.refresh();
-        assertThat(deleted).isEqualTo(2);
-        assertThat(store.find("ver", Map.of(), Set.of(), 10, "position", true))
-                .extracting(MemoryRecord::id).containsExactlyInAnyOrder("ver-v2-0", "other-doc");
-    }
-
-    @Test
-    void queriesAreScopedToTheirTenant() {
-        store.upsert(List.of(
-                Records.memory("alpha", "alpha-1", "shared words about the vault", new float[] {1, 0, 0}),
-                Records.memory("beta", "beta-1", "shared words about the vault", new float[] {1, 0, 0})));
-        store.refresh();
-        assertThat(store.bm25("alpha", "vault", 10, Set.of())).extracting(s -> s.record().id()).containsExactly("alpha-1");
-        assertThat(store.knn("beta", new float[] {1, 0, 0}, 10, Set.of())).extracting(s -> s.record().id())
-                .containsExactly("beta-1");
-        assertThatThrownBy(() -> store.bm25("", "vault", 10, Set.of())).isInstanceOf(IllegalArgumentException.class);
-    }
-
-    @Test
-    void aBatchAnswersEachOfItsSearchesAndKnnScoresAreCosines() {
-        store.upsert(List.of(
-                Records.memory("batch", "batch-x", "the deploy key lives in the vault", new float[] {1, 0, 0}),
-                Records.memory("batch", "batch-y", "lunch is at noon", new float[] {0, 1, 0}),
-                Records.turn("batch", "s1", "batch-t0", "user", 0, "where is the key", 4, new float[] {0, 0, 1}),
-                Records.turn("batch", "s1", "batch-t1", "assistant", 1, "in the vault", 3, new float[] {0, 0, 1})));
-        store.refresh();
-        MemoryStore.ReadBatch batch = store.reads("batch");
-        var lexical = batch.bm25("vault", 10, Set.of(RecordType.MEMORY));
-        var semantic = batch.knn(new float[] {0.6f, 0.8f, 0}, 10, Set.of(RecordType.MEMORY));
-        var session = batch.find(Map.of("session_id", "s1"), Set.of(RecordType.TURN), 10, "position", false);
-        var anyOf = batch.find(Map.of("role", List.of("user", "assistant")), Set.of(), 10, "position", true);
-        assertThatThrownBy(lexical::get).isInstanceOf(IllegalStateException.class).hasMessageContaining("before its batch ran");
-        batch.run();
-
-        assertThat(lexical.get()).extracting(h -> h.record().id()).containsExactly("batch-x");
-        assertThat(lexical.get().get(0).record().embedding()).containsExactly(1, 0, 0); // BM25's hits bring their vector
-        assertThat(semantic.get()).extracting(h -> h.record().id()).containsExactly("batch-y", "batch-x");
-        assertThat(semantic.get().get(0).score()).isCloseTo(0.8, within(1e-6));
-        assertThat(semantic.get().get(1).score()).isCloseTo(0.6, within(1e-6));
-        assertThat(semantic.get()).allSatisfy(h -> assertThat(h.record().embedding()).isNull());
-        assertThat(session.get()).extracting(MemoryRecord::id).containsExactly("batch-t1", "batch-t0");
-        assertThat(session.get()).allSatisfy(t -> assertThat(t.embedding()).isNull());
-        assertThat(anyOf.get()).extracting(MemoryRecord::id).containsExactly("batch-t0", "batch-t1");
-    }
-
-    @Test
-    void theStampOfRulesMovesWithEveryChangeAndNotWithARewrite() {
-        List<MemoryRecord> v1 = List.of(
-                Records.chunk("stamp", "stamp-v1-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs", new float[] {1, 0, 0}),
-                Records.chunk("stamp", "stamp-v1-1", RecordType.INVARIANT, 2, "AGENTS.md", 1, 1, "Prefer short answers", new float[] {0, 1, 0}));
-        store.upsert(v1);
-        store.refresh();
-        MemoryStore.Stamp first = stamp();
-        assertThat(first.records()).isEqualTo(2);
-
-        store.upsert(v1); // a replay writes the same records again
-        store.refresh();
-        assertThat(stamp()).isEqualTo(first);
-
-        store.upsert(List.of(Records.chunk("stamp", "stamp-v2-0", RecordType.INVARIANT, 1, "AGENTS.md", 2, 0,
-                "- Always use spaces", new float[] {1, 0, 0})));
-        store.refresh();
-        MemoryStore.Stamp bothVersions = stamp();
-        assertThat(bothVersions).isNotEqualTo(first);
-        store.deleteOlderDocumentVersions("stamp", "agent-1", "AGENTS.md", 2);
-        MemoryStore.Stamp second = stamp();
-        assertThat(second).isNotEqualTo(bothVersions).isNotEqualTo(first);
-        assertThat(second.records()).isEqualTo(1);
-
-        // the same rule moved from tier 1 to tier 2 (a changed lexer, replayed)
-        store.upsert(List.of(Records.chunk("stamp", "stamp-v2-0", RecordType.INVARIANT, 2, "AGENTS.md", 2, 0,
-                "- Always use spaces", new float[] {1, 0, 0})));
-        store.refresh();
-        assertThat(stamp()).isNotEqualTo(second);
-
-        store.forget("stamp", ForgetScope.MEMORY, "stamp-v2-0");
-        assertThat(stamp().records()).isZero();
-    }
-
-    private static MemoryStore.Stamp stamp() {
-        MemoryStore.ReadBatch batch = store.reads("stamp");
-        var stamp = batch.stamp(Map.of("tier", List.of(1, 2)), Set.of(RecordType.INVARIANT));
-        batch.run();
-        return stamp.get();
-    }
-
-    @Test
-    void aTenantsDocumentsAreListedByAgentAndPathWithTheirVersion() {
-        store.upsert(List.of(
-                Records.chunk("docs", "docs-a1", RecordType.INVARIANT, 1, "AGENTS.md", 3, 0, "- Never log secrets", new float[] {1, 0, 0}),
-                Records.chunk("docs", "docs-a2", RecordType.LORE, 3, "AGENTS.md", 3, 1, "Founded in 1921.", new float[] {0, 1, 0}),
-                Records.chunk("docs", "docs-s1", RecordType.INVARIANT, 2, "SOUL.md", 1, 0, "Be warm.", new float[] {0, 0, 1}),
-                Records.memory("docs", "docs-m1", "not a document", new float[] {1, 1, 0}),
-                Records.chunk("other", "other-a1", RecordType.INVARIANT, 1, "OTHER.md", 1, 0, "- Other", new float[] {1, 0, 0})));
-        store.refresh();
-        MemoryStore.ReadBatch batch = store.reads("docs");
-        var documents = batch.documents();
-        batch.run();
-        assertThat(documents.get()).containsExactly(new MemoryStore.Document("agent-1", "AGENTS.md", 3, 2),
-                new MemoryStore.Document("agent-1", "SOUL.md", 1, 1));
-    }
-
-    @Test
-    void aDocumentTheMappingRefusesIsAClearFailureNotADrop() {
-        MemoryRecord wrongDimension = Records.memory("bad", "bad-1", "four dimensions", new float[] {1, 0, 0, 0});
-        MemoryRecord fine = Records.memory("bad", "bad-2", "three dimensions", new float[] {0, 1, 0});
-        assertThatThrownBy(() -> store.upsert(List.of(wrongDimension, fine)))
-                .isInstanceOf(StoreWriteException.class)
-                .satisfies(e -> assertThat(((StoreWriteException) e).failures())
-                        .singleElement().satisfies(f -> {
-                            assertThat(f.id()).isEqualTo("bad-1");
-                            assertThat(f.status()).isEqualTo(400);
-                        }));
-        store.refresh();
-        assertThat(store.find("bad", Map.of(), Set.of(), 10, null, true)).extracting(MemoryRecord::id).containsExactly("bad-2");
+    void anIndexIsKnownByItsClustersUuidAndItsOwn(EmbeddedOpenSearch openSearch) {
+        try (OpenSearchMemoryStore made = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-uuid-test",
+                RetryPolicy.DEFAULT);
+             OpenSearchMemoryStore absent = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-uuid-absent",
+                     RetryPolicy.DEFAULT)) {
+            made.ensureIndex("test-vectors", 3);
+            List<String> uuids = made.clusterAndIndexUuid();
+            assertThat(uuids).hasSize(2).allSatisfy(uuid -> assertThat(uuid).isNotBlank());
+            assertThat(absent.clusterAndIndexUuid()).containsExactly(uuids.get(0), "");
+        }
     }
 
     @Test
@@ -215,127 +80,6 @@ class OpenSearchMemoryStoreTest {
                     .hasMessageContaining("1 documents not written after 5 attempts");
             assertThat(proxy.bulks()).isEqualTo(5);
         }
-    }
-
-    @Test
-    void turnsAroundAreTheTurnsWithinTheRadiusOfTheGivenPositionsInTheirSessions() {
-        List<MemoryRecord> turns = new ArrayList<>();
-        for (int seq = 0; seq < 10; seq++) {
-            for (String session : List.of("a", "b")) {
-                turns.add(Records.turn("around", session, "around/" + session + "/" + seq, "user", seq, "turn " + seq,
-                        2, new float[] {1, 0, 0}));
-            }
-        }
-        turns.add(Records.memory("around", "around-memory", "not a turn", new float[] {1, 0, 0}));
-        store.upsert(turns);
-        store.refresh();
-
-        List<MemoryRecord> found = store.turnsAround("around", Map.of("a", Set.of(0, 5), "b", Set.of(9)), 1);
-
-        assertThat(found).extracting(MemoryRecord::id).containsExactlyInAnyOrder(
-                "around/a/0", "around/a/1", "around/a/4", "around/a/5", "around/a/6", "around/b/8", "around/b/9");
-        assertThat(found).allSatisfy(t -> assertThat(t.embedding()).isNull()); // the read path does not use them
-        assertThat(found).extracting(MemoryRecord::text).contains("turn 5");
-        assertThat(store.turnsAround("around", Map.of(), 1)).isEmpty();
-        assertThat(store.turnsAround("other-tenant", Map.of("a", Set.of(0)), 1)).isEmpty();
-    }
-
-    private static MemoryRecord summary(String tenant, String session, String id, List<String> refs) {
-        return MemoryRecord.of(id, tenant, RecordType.SUMMARY, "a summary of " + refs, Records.T0)
-                .embedding(new float[] {0, 1, 0}).provenance(refs, 1).session(session).tokens(5).build();
-    }
-
-    private static List<String> ids(String tenant) {
-        store.refresh();
-        return store.find(tenant, Map.of(), Set.of(), 100, null, true).stream().map(MemoryRecord::id).sorted().toList();
-    }
-
-    @Test
-    void aForgetDeletesItsScopeAndWhatWasBuiltFromItAndNothingElse() {
-        String t = "forgetting";
-        List<MemoryRecord> records = new ArrayList<>();
-        for (String session : List.of("s1", "s2")) {
-            for (int seq = 0; seq < 3; seq++) {
-                records.add(Records.turn(t, session, RecordIds.turn(t, session, "t" + seq), "user", seq, "turn " + seq,
-                        2, new float[] {1, 0, 0}));
-            }
-        }
-        // user-1 speaks in s1 and s2 (Records.turn); bob in s3, whose summary carries no user (older summaries)
-        records.add(MemoryRecord.of(RecordIds.turn(t, "s3", "t0"), t, RecordType.TURN, "bob here", Records.T0)
-                .embedding(new float[] {1, 0, 0}).session("s3").user("bob").position(0).tokens(2).build());
-        records.add(summary(t, "s1", "sum-s1", List.of("t0", "t1")));
-        records.add(summary(t, "s2", "sum-s2", List.of("t0")));
-        records.add(summary(t, "s3", "sum-s3", List.of("t0")));
-        records.add(Records.memory(t, RecordIds.memory(t, "m1"), "a gateway memory", new float[] {0, 0, 1}));
-        records.add(MemoryRecord.of(RecordIds.memory(t, "m2"), t, RecordType.LESSON, "a lesson from m1", Records.T0)
-                .embedding(new float[] {0, 0, 1}).provenance(List.of(RecordIds.memory(t, "m1")), 1).tokens(4).build());
-        records.add(Records.memory("forgetting-other", RecordIds.turn("forgetting-other", "s1", "t0"), "other tenant",
-                new float[] {1, 0, 0}));
-        store.upsert(records);
-        store.refresh();
-
-        // one turn: it and the summary of its session that names it; s2's summary names another session's t0
-        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.turn(t, "s1", "t1"))).isEqualTo(2);
-        assertThat(ids(t)).doesNotContain(RecordIds.turn(t, "s1", "t1"), "sum-s1").contains("sum-s2",
-                RecordIds.turn(t, "s1", "t0"));
-        // one gateway memory and the lesson built from it
-        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.memory(t, "m1"))).isEqualTo(2);
-        // a session: its turns and summaries
-        assertThat(store.forget(t, ForgetScope.SESSION, "s2")).isEqualTo(4);
-        // a user: their records and everything of their sessions; bob's session stays
-        assertThat(store.forget(t, ForgetScope.USER, "user-1")).isEqualTo(2);
-        assertThat(ids(t)).containsExactly(RecordIds.turn(t, "s3", "t0"), "sum-s3");
-        assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a summary without a user goes with its session")
-                .isEqualTo(2);
-        assertThat(ids(t)).isEmpty();
-        assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a replay deletes nothing more").isZero();
-        assertThat(ids("forgetting-other")).hasSize(1);
-    }
-
-    @Test
-    void aListingPagesThroughTheTenantsRecordsNewestFirst() {
-        String t = "listing";
-        List<MemoryRecord> records = new ArrayList<>();
-        for (int i = 0; i < 7; i++) {
-            records.add(MemoryRecord.of(RecordIds.memory(t, "m" + i), t, i % 2 == 0 ? RecordType.MEMORY : RecordType.LESSON,
-                    "note " + i, Records.T0.plusSeconds(i)).embedding(new float[] {1, 0, 0}).tokens(2).build());
-        }
-        store.upsert(records);
-        store.refresh();
-        List<String> seen = new ArrayList<>();
-        String cursor = null;
-        do {
-            MemoryStore.Page page = store.list(t, Map.of(), Set.of(), 3, cursor);
-            assertThat(page.records()).hasSizeLessThanOrEqualTo(3).allSatisfy(r -> assertThat(r.embedding()).isNull());
-            page.records().forEach(r -> seen.add(r.id()));
-            cursor = page.nextCursor();
-        } while (cursor != null);
-        assertThat(seen).containsExactly(RecordIds.memory(t, "m6"), RecordIds.memory(t, "m5"), RecordIds.memory(t, "m4"),
-                RecordIds.memory(t, "m3"), RecordIds.memory(t, "m2"), RecordIds.memory(t, "m1"), RecordIds.memory(t, "m0"));
-        assertThat(store.list(t, Map.of(), Set.of(RecordType.LESSON), 10, null).records()).hasSize(3);
-        assertThat(store.get(t, RecordIds.memory(t, "m3"))).hasValueSatisfying(r -> assertThat(r.text()).isEqualTo("note 3"));
-        assertThat(store.get("someone-else", RecordIds.memory(t, "m3"))).isEmpty();
-        assertThat(store.get(t, List.of(RecordIds.memory(t, "m1"), RecordIds.memory(t, "m5"), RecordIds.memory(t, "gone"))))
-                .extracting(MemoryRecord::text).containsExactlyInAnyOrder("note 1", "note 5");
-        assertThat(store.get(t, List.of())).isEmpty();
-        assertThatThrownBy(() -> store.get(t, java.util.Collections.nCopies(MemoryStore.MAX_IDS_PER_GET + 1, "x")))
-                .isInstanceOf(IllegalArgumentException.class);
-        assertThatThrownBy(() -> store.list(t, Map.of(), Set.of(), 3, "not-a-cursor"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid cursor");
-    }
-
-    @Test
-    void anIndexKeepsTheModelThatMadeItsVectorsAndRefusesAnother(EmbeddedOpenSearch openSearch) {
-        try (OpenSearchMemoryStore other = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-model-test",
-                RetryPolicy.DEFAULT)) {
-            assertThatThrownBy(other::embeddingModel).hasMessageContaining("does not exist");
-            other.ensureIndex("model-a", 3);
-            other.ensureIndex("model-a", 3); // again: the same model is fine
-            assertThat(other.embeddingModel()).isEqualTo("model-a");
-            assertThatThrownBy(() -> other.ensureIndex("model-b", 3)).isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("holds vectors of embedding model model-a, not model-b");
-        }
-        assertThat(store.embeddingModel()).isEqualTo("test-vectors");
     }
 
     @Test

@@ -1,7 +1,7 @@
 package io.engram.jobs.collapse;
 
 import io.engram.jobs.EngramMetrics;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.collapse.CollapseAlerts;
@@ -12,6 +12,7 @@ import io.engram.model.collapse.CycleRows;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.store.MemoryReader;
 import io.engram.store.MemoryStore;
 import io.engram.store.RecordIds;
 import java.io.IOException;
@@ -57,7 +58,7 @@ import org.apache.flink.util.OutputTag;
  * <p>The store is read only to upgrade a shape restored from the first state format, whose entries lack the
  * words and source refs canary scoring needs: their texts are read back from OpenSearch once.
  */
-public final class CollapseDetectorFunction extends KeyedProcessFunction<String, StoreOp, CycleMetrics> {
+public final class CollapseDetectorFunction extends KeyedProcessFunction<String, StoreChange, CycleMetrics> {
 
     private static final long serialVersionUID = 1L;
 
@@ -149,35 +150,53 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     }
 
     @Override
-    public void processElement(StoreOp op, Context ctx, Collector<CycleMetrics> out) throws Exception {
+    public void processElement(StoreChange change, Context ctx, Collector<CycleMetrics> out) throws Exception {
         OpenCycle cycle = open.value();
-        if (op.kind() == StoreOp.Kind.CLOSE_CYCLE) {
-            if (cycle != null && cycle.cycleId().equals(op.cycleId())) {
-                close(cycle, op.closeReason(), ctx, out);
+        if (change instanceof StoreChange.CloseCycle closing) {
+            if (cycle != null && cycle.cycleId().equals(closing.cycleId())) {
+                close(cycle, closing.reason(), ctx, out);
             }
             return;
         }
-        if (cycle != null && !cycle.cycleId().equals(op.cycleId())) {
+        if (cycle != null && !cycle.cycleId().equals(change.cycleId())) {
             close(cycle, CycleClock.BY_CYCLE_ID, ctx, out);
             cycle = null;
         }
-        StoreShape current = shapeOf(ctx.getCurrentKey());
+        long accepted = applyToShape(change, ctx.getCurrentKey());
+        long writtenAt = change.writtenAt(ctx.timestamp());
+        long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
+        long timer = moveQuietTimer(cycle, lastWrite, ctx);
+        int floorViolations = change instanceof StoreChange.MergeSignals m ? m.floorViolations() : 0;
+        int guardRefusals = change instanceof StoreChange.MergeSignals m ? m.guardRefusals() : 0;
+        if (cycle == null) {
+            openCycles++;
+            open.update(new OpenCycle(change.cycleId(), lastWrite, accepted, floorViolations, guardRefusals, timer));
+        } else {
+            open.update(new OpenCycle(cycle.cycleId(), lastWrite, cycle.acceptedActions() + accepted,
+                    cycle.mergeFloorViolations() + floorViolations, cycle.generationGuardRefusals() + guardRefusals,
+                    timer));
+        }
+    }
+
+    /** Applies a write to the tenant's shape; returns 1 when the store took it (an upsert, a delete of a record it held). */
+    private long applyToShape(StoreChange change, String tenant) throws IOException {
+        StoreShape current = shapeOf(tenant);
         int sizeBefore = current.size();
         long accepted = 0;
-        switch (op.kind()) {
-            case UPSERT -> {
-                current.upsert(entryOf(op.tenantId(), op.id(), op.recordType(), op.text(), op.generation(),
-                        op.sourceRefs() == null ? List.of() : List.of(op.sourceRefs())));
-                accepted = 1;
-            }
-            case DELETE -> accepted = current.delete(op.id()) ? 1 : 0;
-            default -> {
-            }
+        if (change instanceof StoreChange.Upsert upsert) {
+            MemoryRecord r = upsert.record();
+            current.upsert(entryOf(r.tenantId(), r.id(), r.type(), r.text(), r.generation(), r.sourceRefs()));
+            accepted = 1;
+        } else if (change instanceof StoreChange.Delete delete) {
+            accepted = current.delete(delete.id()) ? 1 : 0;
         }
         shapeRecords += current.size() - sizeBefore;
-        changedShapes.add(ctx.getCurrentKey());
-        long writtenAt = op.writtenAt(ctx.timestamp());
-        long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
+        changedShapes.add(tenant);
+        return accepted;
+    }
+
+    /** Sets the open cycle's quiet-gap timer a quiet gap after {@code lastWrite}; returns its time. */
+    private long moveQuietTimer(OpenCycle cycle, long lastWrite, Context ctx) {
         long timer = clock.quietCloseAt(lastWrite);
         if (cycle != null && cycle.quietTimer() != timer) {
             ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
@@ -185,14 +204,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         if (cycle == null || cycle.quietTimer() != timer) {
             ctx.timerService().registerEventTimeTimer(timer);
         }
-        if (cycle == null) {
-            openCycles++;
-        }
-        open.update(cycle == null
-                ? new OpenCycle(op.cycleId(), lastWrite, accepted, op.floorViolations(), op.guardRefusals(), timer)
-                : new OpenCycle(cycle.cycleId(), lastWrite, cycle.acceptedActions() + accepted,
-                        cycle.mergeFloorViolations() + op.floorViolations(),
-                        cycle.generationGuardRefusals() + op.guardRefusals(), timer));
+        return timer;
     }
 
     @Override
@@ -238,6 +250,14 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             metrics.counter("alerts", "kind", a.kind().label()).inc();
             ctx.output(ALERTS, new FiredAlert(tenant, row.cycleId(), a.kind(), row.ts(), row.canarySetId(), a.detail()));
         }
+        keepInHistory(past, row);
+        ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
+        open.clear();
+        openCycles--;
+    }
+
+    /** The last W rows of the row's canary set, the row last (a cycle closed again replaces its earlier row). */
+    private void keepInHistory(List<CycleMetrics> past, CycleMetrics row) throws Exception {
         List<CycleMetrics> kept = new ArrayList<>();
         for (CycleMetrics r : past) {
             if (r.canarySetId().equals(row.canarySetId()) && !r.cycleId().equals(row.cycleId())) {
@@ -247,9 +267,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         kept.add(row);
         history.update(kept.subList(Math.max(0, kept.size() - config.window()), kept.size()));
         historyAsJson.clear();
-        ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
-        open.clear();
-        openCycles--;
     }
 
     /** The tenant's canary set, moved into typed state on first use when it was written as JSON. */
@@ -315,8 +332,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             return false;
         }
         store.refresh(); // the restored writes were acknowledged; a search finds them once refreshed
-        for (int from = 0; from < ids.size(); from += MemoryStore.MAX_IDS_PER_GET) {
-            for (MemoryRecord r : store.get(tenant, ids.subList(from, Math.min(ids.size(), from + MemoryStore.MAX_IDS_PER_GET)))) {
+        for (int from = 0; from < ids.size(); from += MemoryReader.MAX_IDS_PER_GET) {
+            for (MemoryRecord r : store.get(tenant, ids.subList(from, Math.min(ids.size(), from + MemoryReader.MAX_IDS_PER_GET)))) {
                 StoreShape.Entry old = restored.get(r.id());
                 restored.upsert(entryOf(tenant, r.id(), old.type(), r.text(), old.generation(), r.sourceRefs()));
             }

@@ -1,6 +1,6 @@
 package io.engram.jobs.collapse;
 
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.model.collapse.CycleMetrics;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 
@@ -10,7 +10,7 @@ import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
  * per record (with RocksDB each state write serializes the whole shape). At start it has the function count
  * what the restored state holds, for its gauges.
  */
-public final class CollapseDetectorOperator extends KeyedProcessOperator<String, StoreOp, CycleMetrics> {
+public final class CollapseDetectorOperator extends KeyedProcessOperator<String, StoreChange, CycleMetrics> {
 
     private static final long serialVersionUID = 1L;
 

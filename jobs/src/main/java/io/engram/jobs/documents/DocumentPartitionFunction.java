@@ -5,7 +5,7 @@ import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.RecordLog;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.RejectRecord;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.model.embed.Embedder;
 import io.engram.model.partition.DocumentCacheKey;
 import io.engram.model.partition.DocumentNode;
@@ -38,7 +38,7 @@ import org.apache.flink.util.OutputTag;
  * dropped. A version that cannot be partitioned, or whose hard rules overflow their budget, is rejected and the
  * previous version stays live. A deleted document loses all its chunks.
  */
-public final class DocumentPartitionFunction extends KeyedProcessFunction<String, DocEvent, StoreOp> {
+public final class DocumentPartitionFunction extends KeyedProcessFunction<String, DocEvent, StoreChange> {
 
     private static final long serialVersionUID = 1L;
     /** The tier kept for a node that is no record of its own (a heading): nothing to delete at its position. */
@@ -86,7 +86,7 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     }
 
     @Override
-    public void processElement(DocEvent doc, Context ctx, Collector<StoreOp> out) throws Exception {
+    public void processElement(DocEvent doc, Context ctx, Collector<StoreChange> out) throws Exception {
         Long live = liveVersion.value();
         if (live != null && doc.version() <= live) {
             return; // a replay, or a version older than the live one
@@ -121,7 +121,7 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         for (DocumentNode node : partitioned.storedNodes()) {
             tiers[node.index()] = node.tier();
             RecordType type = node.tier() == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT;
-            out.collect(StoreOp.upsert(MemoryRecord.of(
+            out.collect(new StoreChange.Upsert(MemoryRecord.of(
                     RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), node.index()),
                     doc.tenantId(), type, node.text(), Instant.ofEpochMilli(doc.tsMillis())).tier(node.tier())
                     .authority(authority).document(doc.agentId(), doc.path(), doc.version()).position(node.index())
@@ -138,20 +138,21 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
      * needs no search (and so no index refresh) to find them. A live version restored from state that kept no
      * tiers (written before they were kept) is removed by a query for every version below {@code keepVersion}.
      */
-    private void retireLiveVersion(DocEvent doc, Long live, long keepVersion, Collector<StoreOp> out) throws Exception {
+    private void retireLiveVersion(DocEvent doc, Long live, long keepVersion, Collector<StoreChange> out) throws Exception {
         if (live == null) {
             return;
         }
         int[] tiers = liveChunkTiers.value();
         if (tiers == null) {
-            out.collect(StoreOp.replaceDocument(doc.tenantId(), doc.agentId(), doc.path(), keepVersion, doc.tsMillis()));
+            out.collect(new StoreChange.ReplaceDocument(doc.tenantId(), doc.agentId(), doc.path(), keepVersion,
+                    doc.tsMillis()));
             return;
         }
         for (int position = 0; position < tiers.length; position++) {
             if (tiers[position] == NOT_STORED) {
                 continue;
             }
-            out.collect(StoreOp.delete(doc.tenantId(), RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), live,
+            out.collect(new StoreChange.Delete(doc.tenantId(), RecordIds.chunk(doc.tenantId(), doc.agentId(), doc.path(), live,
                     position), tiers[position] == TierAssignment.LORE ? RecordType.LORE : RecordType.INVARIANT, null,
                     doc.tsMillis(), null));
         }

@@ -2,7 +2,8 @@ package io.engram.jobs.embed;
 
 import io.engram.jobs.BatchingOperator;
 import io.engram.jobs.EngramMetrics;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
+import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.embed.EmbeddedBatch;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
@@ -18,7 +19,7 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
  * {@code maxBatch} texts or {@code maxDelay}). Changes leave in arrival order, those without text to embed
  * included. The shared embedder's content-hash cache means a replayed or repeated text is not embedded twice.
  */
-public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
+public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
 
     private static final long serialVersionUID = 1L;
 
@@ -56,31 +57,35 @@ public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
     }
 
     @Override
-    public void processElement(StreamRecord<StoreOp> element) {
+    public void processElement(StreamRecord<StoreChange> element) {
         add(element.getValue(), element);
     }
 
+    /** An upsert still without its vector. */
+    private static boolean needsEmbedding(StoreChange change) {
+        return change instanceof Upsert upsert && upsert.needsEmbedding();
+    }
+
     @Override
-    protected boolean countAndCheckFull(StoreOp added) {
-        if (added.needsEmbedding()) {
+    protected boolean countAndCheckFull(StoreChange added) {
+        if (needsEmbedding(added)) {
             textsBuffered++;
         }
         return textsBuffered >= maxBatch;
     }
 
     @Override
-    protected void process(List<StreamRecord<StoreOp>> records) {
+    protected void process(List<StreamRecord<StoreChange>> records) {
         List<String> texts = new ArrayList<>();
-        for (StreamRecord<StoreOp> e : records) {
-            if (e.getValue().needsEmbedding()) {
-                texts.add(e.getValue().text());
+        for (StreamRecord<StoreChange> e : records) {
+            if (needsEmbedding(e.getValue())) {
+                texts.add(((Upsert) e.getValue()).record().text());
             }
         }
         List<Embedding> vectors = texts.isEmpty() ? List.of() : embed(texts);
         int next = 0;
-        for (StreamRecord<StoreOp> e : records) {
-            StoreOp op = e.getValue();
-            output.collect(op.needsEmbedding() ? embedded(e, vectors.get(next++)) : e);
+        for (StreamRecord<StoreChange> e : records) {
+            output.collect(needsEmbedding(e.getValue()) ? embedded(e, vectors.get(next++)) : e);
         }
         textsBuffered = 0;
     }
@@ -97,8 +102,8 @@ public final class EmbeddingOperator extends BatchingOperator<StoreOp> {
         return embedded.embeddings();
     }
 
-    private static StreamRecord<StoreOp> embedded(StreamRecord<StoreOp> e, Embedding embedding) {
-        return e.replace(e.getValue().embedded(embedding.vector(), embedding.tokens()));
+    private static StreamRecord<StoreChange> embedded(StreamRecord<StoreChange> e, Embedding embedding) {
+        return e.replace(((Upsert) e.getValue()).embedded(embedding.vector(), embedding.tokens()));
     }
 
     @Override

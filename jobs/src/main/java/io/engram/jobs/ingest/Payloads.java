@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -30,8 +30,8 @@ public final class Payloads {
     }
 
     /** The turn as a store record (searchable at once; compaction adds summaries over it later). */
-    public static StoreOp turnRecord(TurnEvent t) {
-        return StoreOp.upsert(MemoryRecord.of(RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()), t.tenantId(),
+    public static StoreChange turnRecord(TurnEvent t) {
+        return new StoreChange.Upsert(MemoryRecord.of(RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()), t.tenantId(),
                 RecordType.TURN, t.text(), Instant.ofEpochMilli(t.tsMillis())).session(t.sessionId()).user(t.userId())
                 .role(t.role()).position((int) Math.min(Integer.MAX_VALUE, t.seq())).build(), null);
     }
@@ -45,17 +45,17 @@ public final class Payloads {
     }
 
     /** A gateway memory as a store change, in the gateway's cycle if it names one. */
-    public static StoreOp memory(Ingested in) {
+    public static StoreChange memory(Ingested in) {
         JsonNode o = parse(in);
         RecordType type = RecordType.ofLabel(o.get("type").asText());
         String id = RecordIds.memory(in.tenantId(), o.get("memory_id").asText());
         String cycle = text(o, "cycle_id");
         if ("delete".equals(o.get("op").asText())) {
-            return StoreOp.delete(in.tenantId(), id, type, null, in.tsMillis(), cycle);
+            return new StoreChange.Delete(in.tenantId(), id, type, null, in.tsMillis(), cycle);
         }
         List<String> refs = new ArrayList<>();
         o.path("source_refs").forEach(r -> refs.add(r.asText()));
-        return StoreOp.upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
+        return new StoreChange.Upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
                 Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).build(), cycle);
     }
 

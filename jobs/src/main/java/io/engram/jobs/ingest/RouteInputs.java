@@ -4,7 +4,7 @@ import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.RecordLog;
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import java.util.Locale;
 import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
@@ -18,7 +18,7 @@ import org.apache.flink.util.OutputTag;
  * rejects. Counts every record read by topic and kind, and every reject by reason; the job's result holds the
  * number read ({@link #RECORDS_READ}, what {@code ./engram run} reports when a bounded run ends).
  */
-public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
+public final class RouteInputs extends ProcessFunction<Ingested, StoreChange> {
 
     private static final long serialVersionUID = 1L;
 
@@ -45,7 +45,7 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
     }
 
     @Override
-    public void processElement(Ingested in, Context ctx, Collector<StoreOp> out) {
+    public void processElement(Ingested in, Context ctx, Collector<StoreChange> out) {
         read.add(1);
         metrics.counter(EngramMetrics.RECORDS_IN, "topic", in.sourceTopic(), "kind",
                 in.kind().name().toLowerCase(Locale.ROOT)).inc();

@@ -8,7 +8,10 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.apache.flink.types.StringValue;
 
-/** The field encodings the serializers share: strings of any length (null allowed), instants, lists, vectors. */
+/**
+ * The field encodings the serializers share: strings of any length (null allowed), instants, lists, vectors, and any
+ * field that may be absent.
+ */
 public final class Layout {
 
     private Layout() {
@@ -60,5 +63,29 @@ public final class Layout {
             vector[i] = in.readFloat();
         }
         return vector;
+    }
+
+    /** Writes one field's value. */
+    @FunctionalInterface
+    public interface FieldWriter<T> {
+        void write(T value) throws IOException;
+    }
+
+    /** Reads one field's value. */
+    @FunctionalInterface
+    public interface FieldReader<T> {
+        T read() throws IOException;
+    }
+
+    /** A value or none: whether it is present, then the value as {@code write} writes it. */
+    public static <T> void writeOptional(T value, DataOutputView out, FieldWriter<T> write) throws IOException {
+        out.writeBoolean(value != null);
+        if (value != null) {
+            write.write(value);
+        }
+    }
+
+    public static <T> T readOptional(DataInputView in, FieldReader<T> read) throws IOException {
+        return in.readBoolean() ? read.read() : null;
     }
 }

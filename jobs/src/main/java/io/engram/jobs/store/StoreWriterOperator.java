@@ -2,11 +2,21 @@ package io.engram.jobs.store;
 
 import io.engram.jobs.BatchingOperator;
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.RecordLog;
 import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.Forget;
+import io.engram.jobs.store.StoreChange.MergeSignals;
+import io.engram.jobs.store.StoreChange.ReplaceDocument;
+import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.collapse.CycleClock;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.store.MemoryStore;
+import io.engram.store.MemoryWriter;
+import java.io.Serializable;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -28,52 +38,79 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Writes store changes to OpenSearch in bulk and then passes the learning-store ones on, stamped with their
- * cycle, to the collapse detector chained behind it. Runs keyed by tenant.
+ * Writes store changes in bulk and then passes the learning-store ones on, in their cycle, to the collapse
+ * detector chained behind it. Runs keyed by tenant.
  *
- * <p>Changes are written in batches ({@link BatchingOperator}: {@code maxBulk} changes or {@code maxDelay}).
- * Ids are deterministic, so a replay after a restore rewrites the same documents. Writing before forwarding means the detector only ever sees changes
- * that are in OpenSearch, and no watermark overtakes a buffered change. A write retries while OpenSearch is
- * unavailable (the store's {@link RetryPolicy}), which backs the pipeline up instead of losing records.
+ * <p>Changes are written in batches ({@link BatchingOperator}: {@code maxBulk} changes or {@code maxDelay}). Ids
+ * are deterministic, so a replay after a restore rewrites the same documents. Writing before forwarding means the
+ * detector only ever sees changes that are in the store, and no watermark overtakes a buffered change. A write
+ * retries while OpenSearch is unavailable (the store's {@link io.engram.store.RetryPolicy}), which backs the
+ * pipeline up instead of losing records.
  *
  * <p>When a write opens a new cycle for its tenant ({@link CycleClock}), the buffer is written first and a
- * {@link StoreOp.Kind#CLOSE_CYCLE} is emitted before the new cycle's change is buffered: the detector scores the
- * closed cycle's canaries while OpenSearch holds exactly that cycle's writes of the tenant.
+ * {@link StoreChange.CloseCycle} is emitted before the new cycle's change is buffered: the detector scores the
+ * closed cycle's canaries while the store holds exactly that cycle's writes of the tenant.
  *
  * <p>A tenant's sessions are compacted on different keys, maybe different subtasks, so their changes arrive in
  * an order that depends on timing. Changes from compaction therefore wait in keyed state until the watermark
  * passes the event time compaction made them at, and are applied in that time's order (then by session): the
- * cycles they fall into, and what OpenSearch holds when a cycle closes, depend on the input only. Compaction
+ * cycles they fall into, and what the store holds when a cycle closes, depend on the input only. Compaction
  * emits a change when its own watermark passes that time, so the wait is only for the slowest subtask.
  * Gateway writes are applied as they come, for freshness.
  *
- * <p>A forget is applied in the tenant's order of changes: the buffer before it is written, then OpenSearch
- * deletes what it covers ({@link MemoryStore#forget}), and its completion goes to the {@link #FORGETS_DONE} side
- * output. Compaction changes it covers that wait for the watermark are dropped, and it is kept in keyed state for
- * {@code forgetRetention} so a covered record that arrives after it (from another partition, or compaction's
- * last summaries of a forgotten session) is dropped too.
+ * <p>A forget is applied in the tenant's order of changes: the buffer before it is written, then the store
+ * deletes what it covers ({@link MemoryWriter#forget}), and its completion, stamped by the operator's clock, goes
+ * to the {@link #FORGETS_DONE} side output. Compaction changes it covers that wait for the watermark are dropped,
+ * and it is kept in keyed state for {@code forgetRetention} so a covered record that arrives after it (from
+ * another partition, or compaction's last summaries of a forgotten session) is dropped too.
  */
-public final class StoreWriterOperator extends BatchingOperator<StoreOp> implements Triggerable<String, VoidNamespace> {
+public final class StoreWriterOperator extends BatchingOperator<StoreChange> implements Triggerable<String, VoidNamespace> {
 
-    private static final long serialVersionUID = 1L;
+    private static final long serialVersionUID = 2L;
+
+    /**
+     * What the writer is told: the embedding model and vector size the index is set up for, at most
+     * {@code maxBulk} changes a bulk request or {@code maxDelay} of waiting, the cycles' quiet gap, how long a
+     * forget is kept against late arrivals, and whether metrics are reported.
+     */
+    public record Settings(String embeddingModel, int vectorDimension, int maxBulk, Duration maxDelay, Duration quietGap,
+                           Duration forgetRetention, boolean metricsEnabled) implements Serializable {
+
+        /** The pipeline's settings, for vectors of its embedding model. */
+        public static Settings of(PipelineConfig config) {
+            return new Settings(config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(),
+                    config.bulkDelay(), config.quietGap(), config.stateTtl(), config.metricsEnabled());
+        }
+
+        public Settings withIndex(String model, int dimension) {
+            return new Settings(model, dimension, maxBulk, maxDelay, quietGap, forgetRetention, metricsEnabled);
+        }
+
+        public Settings withBulk(int size, Duration delay) {
+            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled);
+        }
+
+        public Settings withQuietGap(Duration gap) {
+            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled);
+        }
+    }
 
     private final MemoryStore.Factory storeFactory;
-    private final String embeddingModel;
-    private final int vectorDimension;
-    private final int maxBulk;
-    private final CycleClock clock;
-    private final long forgetRetentionMillis;
-    private final boolean metricsEnabled;
+    private final Settings settings;
+    private final CycleClock cycles;
+    /** The wall clock of forget completions and freshness. */
+    private final Clock clock;
 
     /** The forgets applied, for the {@code forgets} table. */
     public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
             TypeInformation.of(ForgetCompleted.class));
 
-    private transient MemoryStore store;
+    private transient MemoryWriter store;
     private transient int buffered;
     private transient ValueState<String> openCycle;
     private transient ValueState<Long> lastWrite;
-    private transient ListState<TimedChange> compactionChanges;
+    private transient ListState<HeldChange> heldChanges;
+    private transient ListState<TimedChange> heldByEarlierVersion;
     private transient InternalTimerService<VoidNamespace> compactionTimers;
     private transient ListState<ForgetEvent> forgets;
     private transient Histogram bulkMillis;
@@ -83,81 +120,98 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private transient Counter droppedAsForgotten;
     private transient Histogram freshnessMillis;
 
-    /** A change from compaction waiting for the watermark, with the event time it was made at. */
+    /**
+     * A held compaction change as the state of an earlier version kept it (Flink's POJO serializer finds this
+     * class by name): read once per tenant into {@link HeldChange}s, never written.
+     */
     public record TimedChange(long at, StoreOp op) {
     }
 
-    private static final Comparator<TimedChange> EVENT_TIME_ORDER = Comparator.comparingLong(TimedChange::at)
-            .thenComparing(c -> c.op().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
+    private static final Comparator<HeldChange> EVENT_TIME_ORDER = Comparator.comparingLong(HeldChange::at)
+            .thenComparing(c -> c.change().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
-    /** Creates the index (and installs its template) for vectors of {@code vectorDimension} if it is missing. */
-    public StoreWriterOperator(MemoryStore.Factory storeFactory, String embeddingModel, int vectorDimension, int maxBulk,
-                               Duration maxDelay, Duration quietGap, Duration forgetRetention, boolean metricsEnabled) {
-        super(maxDelay);
+    /** Creates the index (and installs its template) for the settings' vectors if it is missing. */
+    public StoreWriterOperator(MemoryStore.Factory storeFactory, Settings settings, Clock clock) {
+        super(settings.maxDelay());
         this.storeFactory = storeFactory;
-        this.embeddingModel = embeddingModel;
-        this.vectorDimension = vectorDimension;
-        this.maxBulk = maxBulk;
-        this.clock = new CycleClock(quietGap);
-        this.forgetRetentionMillis = forgetRetention.toMillis();
-        this.metricsEnabled = metricsEnabled;
+        this.settings = settings;
+        this.cycles = new CycleClock(settings.quietGap());
+        this.clock = clock;
     }
 
     @Override
     public void open() throws Exception {
         super.open();
-        store = storeFactory.open();
-        store.ensureIndex(embeddingModel, vectorDimension);
+        MemoryStore opened = storeFactory.open();
+        store = opened;
+        opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
         openCycle = getKeyedStateStore().getState(new ValueStateDescriptor<>("open-cycle", Types.STRING));
         lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
-        compactionChanges = getKeyedStateStore().getListState(
+        heldChanges = getKeyedStateStore().getListState(
+                new ListStateDescriptor<>("held-compaction-changes", HeldChange.Serializer.INSTANCE));
+        heldByEarlierVersion = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("compaction-changes", TypeInformation.of(TimedChange.class)));
         forgets = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("forgets", TypeInformation.of(ForgetEvent.class)));
         compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
-        EngramMetrics metrics = EngramMetrics.of(getMetricGroup(), metricsEnabled);
+        openMetrics();
+    }
+
+    private void openMetrics() {
+        EngramMetrics metrics = EngramMetrics.of(getMetricGroup(), settings.metricsEnabled());
         bulkMillis = metrics.histogram("opensearch_bulk_millis");
         documentsIndexed = metrics.counter("opensearch_documents", "op", "index");
         documentsDeleted = metrics.counter("opensearch_documents", "op", "delete");
         forgetsApplied = metrics.counter("forgets_applied");
         droppedAsForgotten = metrics.counter("records_dropped_forgotten");
         freshnessMillis = metrics.histogram("freshness_millis");
-        MemoryStore written = store;
+        MemoryWriter written = store;
         metrics.gauge("opensearch_retries", () -> written.writeStats().retries());
         metrics.gauge("opensearch_documents_failed", () -> written.writeStats().documentsFailed());
     }
 
     @Override
-    public void processElement(StreamRecord<StoreOp> element) throws Exception {
-        StoreOp op = element.getValue();
-        if (op.kind() == StoreOp.Kind.FORGET) {
-            remember(op.toForget());
-            add(op, element);
+    public void processElement(StreamRecord<StoreChange> element) throws Exception {
+        StoreChange change = element.getValue();
+        if (change instanceof Forget forget) {
+            remember(forget.event());
+            add(change, element);
             return;
         }
-        if (op.fromCompaction() && element.hasTimestamp()
+        if (change.fromCompaction() && element.hasTimestamp()
                 && element.getTimestamp() > compactionTimers.currentWatermark()) {
-            compactionChanges.add(new TimedChange(element.getTimestamp(), op));
+            heldChanges.add(new HeldChange(element.getTimestamp(), change));
             compactionTimers.registerEventTimeTimer(VoidNamespace.INSTANCE, element.getTimestamp());
         } else {
-            apply(op, element); // a gateway write, or a compaction change behind the watermark: no later timer
+            apply(change, element); // a gateway write, or a compaction change behind the watermark: no later timer
         }
     }
 
     /** Applies the tenant's compaction changes the watermark has passed, oldest first, and writes them. */
     @Override
     public void onEventTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
-        List<TimedChange> due = new ArrayList<>();
-        List<TimedChange> later = new ArrayList<>();
-        for (TimedChange c : compactionChanges.get()) {
+        List<HeldChange> due = new ArrayList<>();
+        List<HeldChange> later = new ArrayList<>();
+        for (HeldChange c : held()) {
             (c.at() <= timer.getTimestamp() ? due : later).add(c);
         }
-        compactionChanges.update(later);
+        heldChanges.update(later);
         due.sort(EVENT_TIME_ORDER); // stable: one compaction's changes keep their order
-        for (TimedChange c : due) {
-            apply(c.op(), new StreamRecord<>(c.op(), c.at()));
+        for (HeldChange c : due) {
+            apply(c.change(), new StreamRecord<>(c.change(), c.at()));
         }
         flush(); // before the watermark that released them is forwarded
+    }
+
+    /** The tenant's held changes, those an earlier version's state held included (moved here by the next update). */
+    private List<HeldChange> held() throws Exception {
+        List<HeldChange> held = new ArrayList<>();
+        heldChanges.get().forEach(held::add);
+        for (TimedChange earlier : heldByEarlierVersion.get()) {
+            held.add(new HeldChange(earlier.at(), earlier.op().toChange()));
+        }
+        heldByEarlierVersion.clear();
+        return held;
     }
 
     @Override
@@ -169,129 +223,142 @@ public final class StoreWriterOperator extends BatchingOperator<StoreOp> impleme
     private void remember(ForgetEvent forget) throws Exception {
         List<ForgetEvent> kept = new ArrayList<>();
         for (ForgetEvent f : forgets.get()) {
-            if (f.requestedAtMillis() >= forget.requestedAtMillis() - forgetRetentionMillis) {
+            if (f.requestedAtMillis() >= forget.requestedAtMillis() - settings.forgetRetention().toMillis()) {
                 kept.add(f);
             }
         }
         kept.add(forget);
         forgets.update(kept);
-        List<TimedChange> waiting = new ArrayList<>();
-        for (TimedChange c : compactionChanges.get()) {
-            if (!covered(c.op(), List.of(forget))) {
+        List<HeldChange> waiting = new ArrayList<>();
+        for (HeldChange c : held()) {
+            if (!covered(c.change(), List.of(forget))) {
                 waiting.add(c);
             } else {
                 droppedAsForgotten.inc();
             }
         }
-        compactionChanges.update(waiting);
+        heldChanges.update(waiting);
     }
 
-    private static boolean covered(StoreOp op, Iterable<ForgetEvent> by) {
-        if (op.kind() != StoreOp.Kind.UPSERT) {
+    private static boolean covered(StoreChange change, Iterable<ForgetEvent> by) {
+        if (!(change instanceof Upsert upsert)) {
             return false;
         }
-        List<String> refs = op.sourceRefs() == null ? List.of() : List.of(op.sourceRefs());
+        MemoryRecord r = upsert.record();
         for (ForgetEvent f : by) {
-            if (f.covers(op.tenantId(), op.id(), op.sessionId(), op.userId(), refs, op.tsMillis())) {
+            if (f.covers(r.tenantId(), r.id(), r.sessionId(), r.userId(), r.sourceRefs(), upsert.tsMillis())) {
                 return true;
             }
         }
         return false;
     }
 
-    private void apply(StoreOp op, StreamRecord<?> element) throws Exception {
-        if (covered(op, forgets.get())) {
+    private void apply(StoreChange change, StreamRecord<?> element) throws Exception {
+        if (covered(change, forgets.get())) {
             droppedAsForgotten.inc();
             return; // forgotten before it arrived
         }
-        if (op.touchesLearningStore()) {
+        if (change.touchesLearningStore()) {
             Long last = lastWrite.value();
-            long writtenAt = op.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
-            CycleClock.Decision d = clock.next(openCycle.value(), last == null ? 0 : last, op.cycleId(), writtenAt);
+            long writtenAt = change.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
+            CycleClock.Decision d = cycles.next(openCycle.value(), last == null ? 0 : last, change.cycleId(), writtenAt);
             if (d.closes() != null) {
                 flush();
-                output.collect(new StreamRecord<>(StoreOp.closeCycle(op.tenantId(), d.closes(), d.closeReason(), last),
-                        last));
+                output.collect(new StreamRecord<>(new StoreChange.CloseCycle(change.tenantId(), d.closes(),
+                        d.closeReason(), last), last));
             }
             openCycle.update(d.cycleId());
             lastWrite.update(last == null ? writtenAt : Math.max(last, writtenAt));
-            op = op.withCycle(d.cycleId());
+            change = change.inCycle(d.cycleId());
         }
-        add(op, element);
+        add(change, element);
     }
 
     @Override
-    protected boolean countAndCheckFull(StoreOp added) {
-        return ++buffered >= maxBulk;
+    protected boolean countAndCheckFull(StoreChange added) {
+        return ++buffered >= settings.maxBulk();
     }
 
     @Override
-    protected void process(List<StreamRecord<StoreOp>> records) {
-        // In order: a run of upserts is one bulk request, a run of one tenant's deletes another.
-        List<MemoryRecord> upserts = new ArrayList<>();
-        List<String> deletes = new ArrayList<>();
-        String deletesOf = null;
-        for (StreamRecord<StoreOp> e : records) {
-            StoreOp op = e.getValue();
-            if (op.kind() != StoreOp.Kind.DELETE || !op.tenantId().equals(deletesOf)) {
-                writeDeletes(deletesOf, deletes);
-            }
-            switch (op.kind()) {
-                case UPSERT -> upserts.add(op.toRecord());
-                case DELETE -> {
-                    writeUpserts(upserts);
-                    deletesOf = op.tenantId();
-                    deletes.add(op.id());
-                }
-                case FORGET -> {
-                    writeUpserts(upserts);
-                    ForgetEvent f = op.toForget();
-                    long removed = store.forget(f.tenantId(), f.scope(), f.target());
-                    forgetsApplied.inc();
-                    ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(),
-                            f.target(), f.requestedAtMillis(), System.currentTimeMillis(), removed);
-                    RecordLog.forgotten(done);
-                    output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp())
-                            : new StreamRecord<>(done));
-                }
-                case REPLACE_DOCUMENT -> {
-                    writeUpserts(upserts);
-                    store.deleteOlderDocumentVersions(op.tenantId(), op.agentId(), op.docPath(), op.docVersion());
-                }
-                default -> {
-                    // merge signals are counted by the detector, not written
-                }
+    protected void process(List<StreamRecord<StoreChange>> records) {
+        Writes writes = new Writes();
+        for (StreamRecord<StoreChange> e : records) {
+            StoreChange change = e.getValue();
+            writes.add(change);
+            if (change instanceof Forget forget) {
+                applyForget(forget.event(), e);
+            } else if (change instanceof ReplaceDocument r) {
+                store.deleteOlderDocumentVersions(r.tenantId(), r.agentId(), r.docPath(), r.keepVersion());
             }
         }
-        writeUpserts(upserts);
-        writeDeletes(deletesOf, deletes);
-        long acknowledged = System.currentTimeMillis();
-        for (StreamRecord<StoreOp> e : records) {
-            if (e.getValue().kind() == StoreOp.Kind.UPSERT && e.hasTimestamp()) {
+        writes.flush();
+        long acknowledged = clock.millis();
+        for (StreamRecord<StoreChange> e : records) {
+            StoreChange change = e.getValue();
+            if (change instanceof Upsert && e.hasTimestamp()) {
                 freshnessMillis.update(Math.max(0, acknowledged - e.getTimestamp()));
             }
-            if (e.getValue().touchesLearningStore()) {
-                output.collect(e.replace(e.getValue().withoutVector()));
+            if (change.touchesLearningStore()) {
+                output.collect(e.replace(change instanceof Upsert u ? u.withoutVector() : change));
             }
         }
         buffered = 0;
     }
 
-    private void writeDeletes(String tenantId, List<String> ids) {
-        if (!ids.isEmpty()) {
-            long start = System.nanoTime();
-            store.delete(tenantId, ids);
-            written(documentsDeleted, ids.size(), start);
-            ids.clear();
-        }
+    private void applyForget(ForgetEvent f, StreamRecord<StoreChange> e) {
+        long removed = store.forget(f.tenantId(), f.scope(), f.target());
+        forgetsApplied.inc();
+        ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(), f.target(),
+                f.requestedAtMillis(), clock.millis(), removed);
+        RecordLog.forgotten(done);
+        output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp()) : new StreamRecord<>(done));
     }
 
-    private void writeUpserts(List<MemoryRecord> upserts) {
-        if (!upserts.isEmpty()) {
-            long start = System.nanoTime();
-            store.upsert(upserts);
-            written(documentsIndexed, upserts.size(), start);
-            upserts.clear();
+    /**
+     * A batch's writes in order: a run of upserts is one bulk request, a run of one tenant's deletes another; a
+     * forget or a document replacement acts after what precedes it is written.
+     */
+    private final class Writes {
+        private final List<MemoryRecord> upserts = new ArrayList<>();
+        private final List<String> deletes = new ArrayList<>();
+        private String deletesOf;
+
+        void add(StoreChange change) {
+            if (!(change instanceof Delete d && d.tenantId().equals(deletesOf))) {
+                writeDeletes();
+            }
+            if (change instanceof Upsert u) {
+                upserts.add(u.record());
+            } else if (change instanceof Delete d) {
+                writeUpserts();
+                deletesOf = d.tenantId();
+                deletes.add(d.id());
+            } else if (!(change instanceof MergeSignals)) { // merge signals are counted by the detector, not written
+                writeUpserts();
+            }
+        }
+
+        void flush() {
+            writeUpserts();
+            writeDeletes();
+        }
+
+        private void writeDeletes() {
+            if (!deletes.isEmpty()) {
+                long start = System.nanoTime();
+                store.delete(deletesOf, deletes);
+                written(documentsDeleted, deletes.size(), start);
+                deletes.clear();
+            }
+        }
+
+        private void writeUpserts() {
+            if (!upserts.isEmpty()) {
+                long start = System.nanoTime();
+                store.upsert(upserts);
+                written(documentsIndexed, upserts.size(), start);
+                upserts.clear();
+            }
         }
     }
 

@@ -2,18 +2,18 @@ package io.engram.jobs.collapse;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
+import io.engram.jobs.store.StoreChange.CloseCycle;
+import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
-import io.engram.stack.EmbeddedOpenSearch;
-import io.engram.stack.EmbeddedServicesExtension;
-import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.InMemoryMemoryStore;
 import io.engram.store.RecordIds;
-import io.engram.store.RetryPolicy;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,53 +27,50 @@ import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.extension.ExtendWith;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The detector keeps a tenant's store shape on the heap between barriers and writes it to keyed state at the
  * barrier: a snapshot taken mid-cycle and restored into a new operator (on the heap and on RocksDB) must give
- * the same cycle row as if nothing had happened, canary scores included, whatever OpenSearch received since.
+ * the same cycle row as if nothing had happened, canary scores included, whatever the store received since. The
+ * store is the in-memory one, held to OpenSearch's by the store's contract test.
  */
-@ExtendWith(EmbeddedServicesExtension.class)
 class CollapseDetectorOperatorTest {
 
     private static final String TENANT = "detector-op";
-    private static final String INDEX = "engram-memories-detector-op";
+    private static final String INDEX = "engram-memories-detector-op-" + java.util.UUID.randomUUID();
     private static final long T0 = Instant.parse("2026-11-20T10:00:00Z").toEpochMilli();
-    private static String openSearchUrl;
 
     @BeforeAll
-    static void index(EmbeddedOpenSearch openSearch) {
-        openSearchUrl = openSearch.httpUrl();
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, INDEX, RetryPolicy.DEFAULT)) {
+    static void index() {
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore(INDEX)) {
             store.ensureIndex(EmbeddingModel.ALL_MINILM_L6_V2.id(), EmbeddingModel.DIMENSION);
         }
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> harness(String backend) throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(String backend) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
-                new CollapseDetectorFunction(OpenSearchMemoryStore.at(openSearchUrl, INDEX, RetryPolicy.DEFAULT),
+                new CollapseDetectorFunction(InMemoryMemoryStore.at(INDEX),
                         CollapseConfig.DEFAULT, Duration.ofMinutes(10), true)),
-                StoreOp::tenantId, Types.STRING);
+                StoreChange::tenantId, Types.STRING);
         StateBackend state = backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
         harness.setStateBackend(state);
         harness.setup(DetectorSerializers.CycleMetricsSerializer.INSTANCE); // the pipeline's typed seam
         return harness;
     }
 
-    private static StoreOp memory(int i, long ts) {
+    private static StoreChange memory(int i, long ts) {
         String id = RecordIds.memory(TENANT, "m" + i);
-        return StoreOp.upsert(MemoryRecord.of(id, TENANT, RecordType.MEMORY, "memory number " + i + " about invoices",
+        return new Upsert(MemoryRecord.of(id, TENANT, RecordType.MEMORY, "memory number " + i + " about invoices",
                 Instant.ofEpochMilli(ts)).tokens(5).build(), "c0");
     }
 
-    private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> h, StoreOp op) throws Exception {
-        h.processElement(new StreamRecord<>(op, op.tsMillis()));
+    private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h, StoreChange change) throws Exception {
+        h.processElement(new StreamRecord<>(change, change.tsMillis()));
     }
 
-    private static CycleMetrics onlyRow(KeyedOneInputStreamOperatorTestHarness<String, StoreOp, CycleMetrics> h) {
+    private static CycleMetrics onlyRow(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h) {
         List<CycleMetrics> rows = new ArrayList<>(h.extractOutputValues());
         assertThat(rows).hasSize(1);
         return rows.get(0);
@@ -95,8 +92,8 @@ class CollapseDetectorOperatorTest {
             after.initializeState(snapshot);
             after.open();
             feed(after, memory(5, T0 + 20));
-            feed(after, StoreOp.delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
-            feed(after, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(after, new Delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
+            feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
             CycleMetrics row = onlyRow(after);
             assertThat(row.cycleId()).isEqualTo("c0");
             assertThat(row.storeTotal()).as("5 before the snapshot, +1 -1 after").isEqualTo(5);
@@ -118,7 +115,7 @@ class CollapseDetectorOperatorTest {
         try (var after = harness(backend)) {
             after.initializeState(snapshot);
             after.open();
-            feed(after, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
             assertThat(onlyRow(after).storeTotal()).isEqualTo(1);
         }
     }
@@ -142,7 +139,7 @@ class CollapseDetectorOperatorTest {
         try (var harness = harness(backend)) {
             harness.open();
             @SuppressWarnings("unchecked")
-            var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreOp, CycleMetrics>)
+            var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();
             operator.setCurrentKey(TENANT);
             var backendState = operator.getKeyedStateBackend();
@@ -155,7 +152,7 @@ class CollapseDetectorOperatorTest {
 
             // m0, the canary's anchor, is not in the index: the canary misses, recall falls from 1.0 to 0
             feed(harness, memory(7, T0));
-            feed(harness, StoreOp.closeCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(harness, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
             CycleMetrics row = onlyRow(harness);
             assertThat(row.canarySetId()).as("the earlier set, not a new one").isEqualTo("cs-earlier");
             assertThat(row.canaryRanks()).extracting(java.util.Map.Entry::getKey).containsExactly("c000");
@@ -167,8 +164,8 @@ class CollapseDetectorOperatorTest {
         }
     }
 
-    private static StoreOp invoiceMemory(String tenant, String id, String text, long ts, String cycle) {
-        return StoreOp.upsert(MemoryRecord.of(RecordIds.memory(tenant, id), tenant, RecordType.MEMORY, text,
+    private static StoreChange invoiceMemory(String tenant, String id, String text, long ts, String cycle) {
+        return new Upsert(MemoryRecord.of(RecordIds.memory(tenant, id), tenant, RecordType.MEMORY, text,
                 Instant.ofEpochMilli(ts)).tokens(8).build(), cycle);
     }
 
@@ -176,7 +173,7 @@ class CollapseDetectorOperatorTest {
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void aCycleClosedAgainAfterARestoreScoresAsItDidTheFirstTime(String backend) throws Exception {
         String tenant = "detector-replay";
-        List<StoreOp> cycle0 = new ArrayList<>();
+        List<StoreChange> cycle0 = new ArrayList<>();
         for (int i = 0; i < 12; i++) {
             cycle0.add(invoiceMemory(tenant, "m" + i, "memory number " + i + " about invoices", T0 + i, "c0"));
         }
@@ -190,29 +187,29 @@ class CollapseDetectorOperatorTest {
         CycleMetrics first;
         try (var before = harness(backend)) {
             before.open();
-            for (StoreOp op : cycle0.subList(0, 6)) {
+            for (StoreChange op : cycle0.subList(0, 6)) {
                 feed(before, op);
             }
             before.prepareSnapshotPreBarrier(1);
             snapshot = before.snapshot(1, T0 + 6);
-            for (StoreOp op : cycle0.subList(6, 12)) {
+            for (StoreChange op : cycle0.subList(6, 12)) {
                 feed(before, op);
             }
-            feed(before, StoreOp.closeCycle(tenant, "c0", "cycle_id", T0 + 50));
+            feed(before, new CloseCycle(tenant, "c0", "cycle_id", T0 + 50));
             first = onlyRow(before);
         }
-        // the killed run had written the next cycle's records before it died: OpenSearch holds them now
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, INDEX, RetryPolicy.DEFAULT)) {
+        // the killed run had written the next cycle's records before it died: the store holds them now
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore(INDEX)) {
             store.upsert(cycle1);
             store.refresh();
         }
         try (var after = harness(backend)) {
             after.initializeState(snapshot);
             after.open();
-            for (StoreOp op : cycle0.subList(6, 12)) { // replayed from Kafka
+            for (StoreChange op : cycle0.subList(6, 12)) { // replayed from Kafka
                 feed(after, op);
             }
-            feed(after, StoreOp.closeCycle(tenant, "c0", "cycle_id", T0 + 50));
+            feed(after, new CloseCycle(tenant, "c0", "cycle_id", T0 + 50));
             CycleMetrics again = onlyRow(after);
             // twelve equal scores rank by id: m8 and m9 fall out of the top 10
             assertThat(first.meanRecall()).as("the canaries find their anchors").isEqualTo(10 / 12.0);
@@ -222,7 +219,7 @@ class CollapseDetectorOperatorTest {
     }
 
     @org.junit.jupiter.api.Test
-    void aShapeOfTheFirstStateFormatGetsItsWordsFromOpenSearchOnce() throws Exception {
+    void aShapeOfTheFirstStateFormatGetsItsWordsFromTheStoreOnce() throws Exception {
         String tenant = "detector-upgrade";
         List<MemoryRecord> records = new ArrayList<>();
         StoreShape restored = new StoreShape(CollapseConfig.DEFAULT.maxGeneration());
@@ -235,13 +232,13 @@ class CollapseDetectorOperatorTest {
             restored.upsert(new StoreShape.Entry(e.id(), e.type(), e.contentHash(), e.generation(), e.bigramDiversity(),
                     e.canaryQuery(), e.length(), e.sampleKey(), null, null, new long[0]));
         }
-        try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, INDEX, RetryPolicy.DEFAULT)) {
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore(INDEX)) {
             store.upsert(records);
         }
         try (var harness = harness("rocksdb")) {
             harness.open();
             @SuppressWarnings("unchecked")
-            var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreOp, CycleMetrics>)
+            var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();
             operator.setCurrentKey(tenant);
             operator.getKeyedStateBackend().getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
@@ -249,11 +246,11 @@ class CollapseDetectorOperatorTest {
                     new ValueStateDescriptor<>("store-shape", StoreShapeSerializer.INSTANCE)).update(restored);
 
             feed(harness, invoiceMemory(tenant, "m3", "the canteen menu changes weekly", T0 + 1, "c0"));
-            feed(harness, StoreOp.closeCycle(tenant, "c0", "cycle_id", T0 + 30));
+            feed(harness, new CloseCycle(tenant, "c0", "cycle_id", T0 + 30));
             CycleMetrics row = onlyRow(harness);
             assertThat(row.storeTotal()).isEqualTo(4);
             assertThat(row.canaryCount()).isEqualTo(4);
-            assertThat(row.meanRecall()).as("every anchor found by its words, read back from OpenSearch").isEqualTo(1.0);
+            assertThat(row.meanRecall()).as("every anchor found by its words, read back from the store").isEqualTo(1.0);
         }
     }
 }

@@ -2,11 +2,14 @@ package io.engram.jobs.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
+import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.store.RecordIds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -24,15 +27,16 @@ class DocumentPartitionFunctionTest {
                 "engram.docs.v1", 0, version, content.getBytes(StandardCharsets.UTF_8));
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreOp> harness() throws Exception {
+    private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreChange> harness() throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
                 new DocumentPartitionFunction(() -> EmbeddingModel.ALL_MINILM_L6_V2.open(), 8192, 0.4,
                         0.3, true)), DocEvent::documentKey, Types.STRING);
+        harness.setup(StoreChange.TYPE.createSerializer(new SerializerConfigImpl())); // the pipeline's typed seam
         harness.open();
         return harness;
     }
 
-    private static List<StoreOp> feed(KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreOp> h, DocEvent doc)
+    private static List<StoreChange> feed(KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreChange> h, DocEvent doc)
             throws Exception {
         h.getOutput().clear();
         h.processElement(new StreamRecord<>(doc, doc.tsMillis()));
@@ -42,24 +46,25 @@ class DocumentPartitionFunctionTest {
     @Test
     void aNewVersionDeletesTheLiveVersionsChunksByIdAfterWritingItsOwn() throws Exception {
         try (var h = harness()) {
-            List<StoreOp> first = feed(h, version(1, V1, false));
-            List<String> v1Chunks = first.stream().filter(op -> op.kind() == StoreOp.Kind.UPSERT).map(StoreOp::id).toList();
+            List<StoreChange> first = feed(h, version(1, V1, false));
+            assertThat(first).allMatch(change -> change instanceof Upsert);
+            List<String> v1Chunks = first.stream().map(change -> ((Upsert) change).record().id()).toList();
             // two list items and the paragraph, which carries its heading: no heading is a record of its own
             assertThat(v1Chunks).containsExactly(RecordIds.chunk("acme", "coder", "AGENTS.md", 1, 1),
                     RecordIds.chunk("acme", "coder", "AGENTS.md", 1, 2), RecordIds.chunk("acme", "coder", "AGENTS.md", 1, 3));
-            assertThat(first.get(2).text()).isEqualTo("# Rules\nSome lore.");
-            assertThat(first).noneMatch(op -> op.kind() != StoreOp.Kind.UPSERT);
+            assertThat(((Upsert) first.get(2)).record().text()).isEqualTo("# Rules\nSome lore.");
 
-            List<StoreOp> second = feed(h, version(2, V2, false));
-            assertThat(second).extracting(StoreOp::kind).containsExactly(StoreOp.Kind.UPSERT,
-                    StoreOp.Kind.DELETE, StoreOp.Kind.DELETE, StoreOp.Kind.DELETE);
-            assertThat(second.subList(1, 4)).extracting(StoreOp::id).containsExactlyElementsOf(v1Chunks);
-            assertThat(second.get(1).recordType().label()).isEqualTo("invariant"); // a list item: a hard rule
-            assertThat(second.get(3).recordType().label()).isEqualTo("lore");
+            List<StoreChange> second = feed(h, version(2, V2, false));
+            assertThat(second).extracting(change -> change.getClass().getSimpleName())
+                    .containsExactly("Upsert", "Delete", "Delete", "Delete");
+            List<Delete> retired = second.subList(1, 4).stream().map(Delete.class::cast).toList();
+            assertThat(retired).extracting(Delete::id).containsExactlyElementsOf(v1Chunks);
+            assertThat(retired.get(0).type().label()).isEqualTo("invariant"); // a list item: a hard rule
+            assertThat(retired.get(2).type().label()).isEqualTo("lore");
 
-            List<StoreOp> deleted = feed(h, version(3, "", true));
-            assertThat(deleted).extracting(StoreOp::id).containsExactly(RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1));
-            assertThat(deleted).allMatch(op -> op.kind() == StoreOp.Kind.DELETE);
+            List<StoreChange> deleted = feed(h, version(3, "", true));
+            assertThat(deleted).singleElement().isInstanceOfSatisfying(Delete.class, d ->
+                    assertThat(d.id()).isEqualTo(RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1)));
         }
     }
 }

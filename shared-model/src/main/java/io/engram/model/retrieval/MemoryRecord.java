@@ -129,6 +129,12 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         }
     }
 
+    /** This record with {@code vector} as its embedding (null for none) and {@code tokens} as its token count. */
+    public MemoryRecord withEmbedding(float[] vector, int tokens) {
+        return new MemoryRecord(id, tenantId, type, tier, text, vector, sourceRefs, generation, confidence, decayRate,
+                authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts);
+    }
+
     /** The document body for the index. */
     public Map<String, Object> toSource() {
         Map<String, Object> source = new LinkedHashMap<>();

@@ -1,7 +1,7 @@
 package io.engram.jobs.compaction;
 
 import io.engram.jobs.EngramMetrics;
-import io.engram.jobs.store.StoreOp;
+import io.engram.jobs.store.StoreChange;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -17,7 +17,7 @@ import org.apache.flink.util.Collector;
  * as its record timestamp, by which the writer orders a tenant's sessions; a summary's own time is its last turn's.
  * Counts the summaries written, the clusters the gate declined, the merge signals, and the summaries' mean confidence.
  */
-public final class CompactionStoreOps extends ProcessFunction<CompactionResult, StoreOp> {
+public final class CompactionStoreChanges extends ProcessFunction<CompactionResult, StoreChange> {
 
     private static final long serialVersionUID = 1L;
 
@@ -28,7 +28,7 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
     private transient Counter floorViolations;
     private transient volatile double confidenceSum;
 
-    public CompactionStoreOps(boolean metricsEnabled) {
+    public CompactionStoreChanges(boolean metricsEnabled) {
         this.metricsEnabled = metricsEnabled;
     }
 
@@ -44,7 +44,7 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
     }
 
     @Override
-    public void processElement(CompactionResult result, Context ctx, Collector<StoreOp> out) {
+    public void processElement(CompactionResult result, Context ctx, Collector<StoreChange> out) {
         summariesWritten.inc(result.summaries().size());
         declined.inc(result.declinedClusters());
         guardRefusals.inc(result.guardRefusals());
@@ -52,19 +52,19 @@ public final class CompactionStoreOps extends ProcessFunction<CompactionResult, 
         result.summaries().forEach(s -> confidenceSum += s.score().confidence());
         long compactedAt = ctx.timestamp() == null ? 0 : ctx.timestamp(); // the compaction timer's time
         for (SummaryRecord s : result.summaries()) {
-            out.collect(StoreOp.upsert(MemoryRecord.of(s.id(), result.tenantId(), RecordType.SUMMARY, s.text(), s.to())
+            out.collect(new StoreChange.Upsert(MemoryRecord.of(s.id(), result.tenantId(), RecordType.SUMMARY, s.text(), s.to())
                     .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
                     .quality(s.score().confidence(), s.score().decayRate()).session(result.sessionId())
                     .user(result.userId())
                     .tokens(s.summaryTokens()).build(), null));
         }
         for (String retired : result.retiredSummaryIds()) {
-            out.collect(StoreOp.delete(result.tenantId(), retired, RecordType.SUMMARY, result.sessionId(), compactedAt,
-                    null));
+            out.collect(new StoreChange.Delete(result.tenantId(), retired, RecordType.SUMMARY, result.sessionId(),
+                    compactedAt, null));
         }
         if (result.floorViolations() > 0 || result.guardRefusals() > 0) {
-            out.collect(StoreOp.mergeSignals(result.tenantId(), result.sessionId(), compactedAt,
-                    result.floorViolations(), result.guardRefusals()));
+            out.collect(new StoreChange.MergeSignals(result.tenantId(), result.sessionId(), compactedAt,
+                    result.floorViolations(), result.guardRefusals(), null));
         }
     }
 }

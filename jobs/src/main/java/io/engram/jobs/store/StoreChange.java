@@ -1,0 +1,173 @@
+package io.engram.jobs.store;
+
+import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.jobs.serde.SerializerTypeInfo;
+import io.engram.model.collapse.StoreShape;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+
+/**
+ * One change to a tenant's store, in the order the tenant's writer applies it: index a record, delete one, drop
+ * the chunks of a document's older versions, forget, or count a cycle's merge signals. The writer passes the
+ * learning-store changes on to the collapse detector after they are written, in their cycle, and adds a
+ * {@link CloseCycle} where a cycle ends. Each kind is a record of its own fields; streams and the writer's state
+ * carry them through {@link StoreChangeSerializer}.
+ */
+public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Delete, StoreChange.ReplaceDocument,
+        StoreChange.Forget, StoreChange.MergeSignals, StoreChange.CloseCycle {
+
+    /** The type of a stream of changes. */
+    TypeInformation<StoreChange> TYPE = SerializerTypeInfo.of(StoreChange.class, StoreChangeSerializer.INSTANCE);
+
+    String tenantId();
+
+    /** When the change happened in event time: a record's {@code ts}, when a forget was asked, a compaction's time. */
+    long tsMillis();
+
+    /** The session the change belongs to, if any: a tenant's compaction changes are ordered by it after their time. */
+    default String sessionId() {
+        return null;
+    }
+
+    /** The cycle the change falls into: a gateway's named cycle, or the writer's once it applied the change. */
+    default String cycleId() {
+        return null;
+    }
+
+    /** Whether the collapse detector sees this change: writes to the learning store, and merge signals. */
+    default boolean touchesLearningStore() {
+        return false;
+    }
+
+    /** This change in {@code cycle}, the writer's decision; a change the detector does not follow has none. */
+    default StoreChange inCycle(String cycle) {
+        return this;
+    }
+
+    /** A change compaction made (gateways never write summaries); the writer applies these in event-time order. */
+    default boolean fromCompaction() {
+        return false;
+    }
+
+    /**
+     * When the change happened in event time, which cycles are measured in: its record timestamp (a gateway's
+     * {@code ts}; the time compaction made it, for a summary later than its own {@code ts}, its last turn's).
+     */
+    default long writtenAt(Long recordTimestamp) {
+        return recordTimestamp != null ? recordTimestamp : tsMillis();
+    }
+
+    /** Index a record, overwriting the one of its id. */
+    record Upsert(MemoryRecord record, String cycleId) implements StoreChange {
+
+        @Override
+        public String tenantId() {
+            return record.tenantId();
+        }
+
+        @Override
+        public long tsMillis() {
+            return record.ts().toEpochMilli();
+        }
+
+        @Override
+        public String sessionId() {
+            return record.sessionId();
+        }
+
+        @Override
+        public boolean touchesLearningStore() {
+            return StoreShape.LEARNING_TYPES.contains(record.type());
+        }
+
+        @Override
+        public Upsert inCycle(String cycle) {
+            return new Upsert(record, cycle);
+        }
+
+        @Override
+        public boolean fromCompaction() {
+            return record.type() == RecordType.SUMMARY;
+        }
+
+        /** Still without its vector. */
+        public boolean needsEmbedding() {
+            return record.embedding() == null;
+        }
+
+        /** With its vector; the model's token count fills {@code tokens} when the producer did not count them. */
+        public Upsert embedded(float[] vector, int modelTokens) {
+            return new Upsert(record.withEmbedding(vector, record.tokens() > 0 ? record.tokens() : modelTokens), cycleId);
+        }
+
+        /** Without its vector: what the collapse detector needs is the text. */
+        public Upsert withoutVector() {
+            return new Upsert(record.withEmbedding(null, record.tokens()), cycleId);
+        }
+    }
+
+    /** Delete the record {@code id} (of {@code type}, in {@code sessionId} if it has one). */
+    record Delete(String tenantId, String id, RecordType type, String sessionId, long tsMillis, String cycleId)
+            implements StoreChange {
+
+        @Override
+        public boolean touchesLearningStore() {
+            return StoreShape.LEARNING_TYPES.contains(type);
+        }
+
+        @Override
+        public Delete inCycle(String cycle) {
+            return new Delete(tenantId, id, type, sessionId, tsMillis, cycle);
+        }
+
+        @Override
+        public boolean fromCompaction() {
+            return type == RecordType.SUMMARY;
+        }
+    }
+
+    /** Drop the chunks of the document's versions below {@code keepVersion}. */
+    record ReplaceDocument(String tenantId, String agentId, String docPath, long keepVersion, long tsMillis)
+            implements StoreChange {
+    }
+
+    /** A forget ({@link ForgetEvent}), applied in the tenant's order of changes; {@code tsMillis} is when it was asked. */
+    record Forget(String tenantId, String forgetId, ForgetScope scope, String target, long tsMillis)
+            implements StoreChange {
+
+        public static Forget of(ForgetEvent event) {
+            return new Forget(event.tenantId(), event.forgetId(), event.scope(), event.target(),
+                    event.requestedAtMillis());
+        }
+
+        public ForgetEvent event() {
+            return new ForgetEvent(tenantId, forgetId, scope, target, tsMillis);
+        }
+    }
+
+    /** Merges the generation guard refused and merges below the information floor, for the cycle's row. */
+    record MergeSignals(String tenantId, String sessionId, long tsMillis, int floorViolations, int guardRefusals,
+                        String cycleId) implements StoreChange {
+
+        @Override
+        public boolean touchesLearningStore() {
+            return true;
+        }
+
+        @Override
+        public MergeSignals inCycle(String cycle) {
+            return new MergeSignals(tenantId, sessionId, tsMillis, floorViolations, guardRefusals, cycle);
+        }
+
+        @Override
+        public boolean fromCompaction() {
+            return true;
+        }
+    }
+
+    /** The end of a tenant's cycle, and why it ended ({@link io.engram.model.collapse.CycleClock}'s reasons). */
+    record CloseCycle(String tenantId, String cycleId, String reason, long tsMillis) implements StoreChange {
+    }
+}

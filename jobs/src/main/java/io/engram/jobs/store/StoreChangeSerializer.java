@@ -1,0 +1,150 @@
+package io.engram.jobs.store;
+
+import io.engram.jobs.serde.Layout;
+import io.engram.jobs.serde.LayoutSerializer;
+import io.engram.jobs.store.StoreChange.CloseCycle;
+import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.Forget;
+import io.engram.jobs.store.StoreChange.MergeSignals;
+import io.engram.jobs.store.StoreChange.ReplaceDocument;
+import io.engram.jobs.store.StoreChange.Upsert;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.io.IOException;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
+
+/**
+ * A {@link StoreChange} between operators and in the writer's keyed state: a byte naming its kind, then that
+ * kind's fields. A change to the layout raises {@link #LAYOUT} (docs/operations.md, "Upgrades").
+ */
+final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
+
+    private static final long serialVersionUID = 1L;
+    static final StoreChangeSerializer INSTANCE = new StoreChangeSerializer();
+    /** The layout's version, also that of every state layout holding changes ({@link HeldChange.Serializer}). */
+    static final int LAYOUT = 1;
+
+    private static final byte UPSERT = 1;
+    private static final byte DELETE = 2;
+    private static final byte REPLACE_DOCUMENT = 3;
+    private static final byte FORGET = 4;
+    private static final byte MERGE_SIGNALS = 5;
+    private static final byte CLOSE_CYCLE = 6;
+
+    @Override
+    protected int layoutVersion() {
+        return LAYOUT;
+    }
+
+    @Override
+    public void serialize(StoreChange change, DataOutputView out) throws IOException {
+        if (change instanceof Upsert u) {
+            out.writeByte(UPSERT);
+            writeRecord(u.record(), out);
+            Layout.writeString(u.cycleId(), out);
+        } else if (change instanceof Delete d) {
+            out.writeByte(DELETE);
+            Layout.writeString(d.tenantId(), out);
+            Layout.writeString(d.id(), out);
+            Layout.writeString(d.type().label(), out);
+            Layout.writeString(d.sessionId(), out);
+            out.writeLong(d.tsMillis());
+            Layout.writeString(d.cycleId(), out);
+        } else if (change instanceof ReplaceDocument r) {
+            out.writeByte(REPLACE_DOCUMENT);
+            Layout.writeString(r.tenantId(), out);
+            Layout.writeString(r.agentId(), out);
+            Layout.writeString(r.docPath(), out);
+            out.writeLong(r.keepVersion());
+            out.writeLong(r.tsMillis());
+        } else if (change instanceof Forget f) {
+            out.writeByte(FORGET);
+            Layout.writeString(f.tenantId(), out);
+            out.writeLong(f.tsMillis());
+            Layout.writeString(f.forgetId(), out);
+            Layout.writeString(f.scope().label(), out);
+            Layout.writeString(f.target(), out);
+        } else {
+            serializeCycleChange(change, out);
+        }
+    }
+
+    /** The changes only the collapse detector reads. */
+    private static void serializeCycleChange(StoreChange change, DataOutputView out) throws IOException {
+        if (change instanceof MergeSignals m) {
+            out.writeByte(MERGE_SIGNALS);
+            Layout.writeString(m.tenantId(), out);
+            Layout.writeString(m.sessionId(), out);
+            out.writeLong(m.tsMillis());
+            out.writeInt(m.floorViolations());
+            out.writeInt(m.guardRefusals());
+            Layout.writeString(m.cycleId(), out);
+        } else {
+            CloseCycle c = (CloseCycle) change;
+            out.writeByte(CLOSE_CYCLE);
+            Layout.writeString(c.tenantId(), out);
+            Layout.writeString(c.cycleId(), out);
+            Layout.writeString(c.reason(), out);
+            out.writeLong(c.tsMillis());
+        }
+    }
+
+    @Override
+    public StoreChange deserialize(DataInputView in) throws IOException {
+        byte kind = in.readByte();
+        return switch (kind) {
+            case UPSERT -> new Upsert(readRecord(in), Layout.readString(in));
+            case DELETE -> new Delete(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
+                    Layout.readString(in), in.readLong(), Layout.readString(in));
+            case REPLACE_DOCUMENT -> new ReplaceDocument(Layout.readString(in), Layout.readString(in),
+                    Layout.readString(in), in.readLong(), in.readLong());
+            case FORGET -> forget(Layout.readString(in), in.readLong(), in);
+            case MERGE_SIGNALS -> new MergeSignals(Layout.readString(in), Layout.readString(in), in.readLong(),
+                    in.readInt(), in.readInt(), Layout.readString(in));
+            case CLOSE_CYCLE -> new CloseCycle(Layout.readString(in), Layout.readString(in), Layout.readString(in),
+                    in.readLong());
+            default -> throw new IOException("not a store change: kind " + kind);
+        };
+    }
+
+    private static Forget forget(String tenantId, long tsMillis, DataInputView in) throws IOException {
+        return new Forget(tenantId, Layout.readString(in), ForgetScope.ofLabel(Layout.readString(in)),
+                Layout.readString(in), tsMillis);
+    }
+
+    private static void writeRecord(MemoryRecord r, DataOutputView out) throws IOException {
+        Layout.writeString(r.id(), out);
+        Layout.writeString(r.tenantId(), out);
+        Layout.writeString(r.type().label(), out);
+        Layout.writeOptional(r.tier(), out, out::writeInt);
+        Layout.writeString(r.text(), out);
+        Layout.writeOptional(r.embedding(), out, vector -> Layout.writeVector(vector, out));
+        Layout.writeStrings(r.sourceRefs(), out);
+        out.writeInt(r.generation());
+        Layout.writeOptional(r.confidence(), out, out::writeDouble);
+        Layout.writeOptional(r.decayRate(), out, out::writeDouble);
+        Layout.writeOptional(r.authority(), out, out::writeDouble);
+        Layout.writeString(r.sessionId(), out);
+        Layout.writeString(r.userId(), out);
+        Layout.writeString(r.role(), out);
+        Layout.writeString(r.agentId(), out);
+        Layout.writeString(r.docPath(), out);
+        Layout.writeOptional(r.docVersion(), out, out::writeLong);
+        Layout.writeOptional(r.position(), out, out::writeInt);
+        out.writeInt(r.tokens());
+        Layout.writeInstant(r.ts(), out);
+    }
+
+    private static MemoryRecord readRecord(DataInputView in) throws IOException {
+        return new MemoryRecord(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
+                Layout.readOptional(in, in::readInt), Layout.readString(in),
+                Layout.readOptional(in, () -> Layout.readVector(in)), Layout.readStrings(in), in.readInt(),
+                Layout.readOptional(in, in::readDouble), Layout.readOptional(in, in::readDouble),
+                Layout.readOptional(in, in::readDouble), Layout.readString(in), Layout.readString(in),
+                Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readOptional(in, in::readLong),
+                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in));
+    }
+
+}

@@ -1,0 +1,135 @@
+package io.engram.store;
+
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+
+/**
+ * The memory index as the read side uses it (retrieval, context assembly, the memory service, the detector's
+ * read-back). Every read names its tenant and returns that tenant's records only; there is no method without one.
+ * Term values that are collections match any of their elements. Reads see what was written once the index was
+ * refreshed ({@link MemoryIndexAdmin#refresh}).
+ */
+public interface MemoryReader extends AutoCloseable {
+
+    /** The most ids {@link #get(String, List)} reads at once. */
+    int MAX_IDS_PER_GET = 1000;
+
+    /** What a hit carries besides the record. */
+    record ScoredRecord(MemoryRecord record, double score) {
+    }
+
+    /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
+    record Page(List<MemoryRecord> records, String nextCursor) {
+    }
+
+    /**
+     * A stamp of a set of records that changes when one of them is added, removed, or replaced by another
+     * document version or tier: their count and the sums of {@code doc_version}, {@code tier}, {@code position} and
+     * {@code tokens}. What a cache of a tenant's rules is keyed by.
+     */
+    record Stamp(long records, double versions, double tiers, double positions, double tokens) {
+    }
+
+    /** An agent document of a tenant, as its partitioned records (rules and lore) hold it: its latest version. */
+    record Document(String agentId, String path, long version, long records) {
+    }
+
+    /**
+     * Reads of one tenant queued and sent in one round trip. Each method queues a search and returns the holder
+     * of its answer, readable once {@link #run()} has returned; reading it before throws, and so does queueing
+     * after the run.
+     */
+    interface ReadBatch {
+
+        /** {@link MemoryReader#bm25}, each hit with its vector (the read path scores its cosine). */
+        Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types);
+
+        /** {@link MemoryReader#knn}: hits scored by their cosine similarity to {@code vector}, without vectors. */
+        Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types);
+
+        /** {@link MemoryReader#find}, without vectors. */
+        Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size, String sortField,
+                                          boolean ascending);
+
+        /** The {@link Stamp} of the records matching every term. */
+        Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types);
+
+        /** The tenant's agent documents (at most 1,000 agents of 1,000 documents each), by agent and path. */
+        Supplier<List<Document>> documents();
+
+        /** Sends every queued search at once; a failed search fails the batch. */
+        void run();
+    }
+
+    /**
+     * The embedding model whose vectors the index holds, so the read side embeds queries with the same one;
+     * {@link MemoryIndexTemplate#UNRECORDED_MODEL} for an index created before the model was recorded. An index
+     * that does not exist is an {@link IllegalStateException}.
+     */
+    String embeddingModel();
+
+    /** A record of the tenant by id, without its vector; empty when absent or of another tenant. */
+    default Optional<MemoryRecord> get(String tenantId, String id) {
+        return get(tenantId, List.of(id)).stream().findFirst();
+    }
+
+    /** The tenant's records of these ids (at most {@link #MAX_IDS_PER_GET}) it holds, without their vectors, in no order. */
+    List<MemoryRecord> get(String tenantId, List<String> ids);
+
+    /**
+     * A tenant's records matching every term (field → value), newest first (then by id), {@code limit} per page,
+     * without vectors; {@code cursor} is the previous page's {@link Page#nextCursor()}, or null for the first. A
+     * cursor this store did not make is an {@link IllegalArgumentException}.
+     */
+    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+
+    /** A batch of reads of the tenant, sent together. */
+    ReadBatch reads(String tenantId);
+
+    /**
+     * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's
+     * records only, optionally of some types.
+     */
+    default List<ScoredRecord> bm25(String tenantId, String query, int k, Set<RecordType> types) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<ScoredRecord>> hits = batch.bm25(query, k, types);
+        batch.run();
+        return hits.get();
+    }
+
+    /**
+     * k-NN on {@code embedding} among the tenant's records, so k hits of the tenant return; scored by cosine
+     * similarity, without vectors.
+     */
+    default List<ScoredRecord> knn(String tenantId, float[] vector, int k, Set<RecordType> types) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<ScoredRecord>> hits = batch.knn(vector, k, types);
+        batch.run();
+        return hits.get();
+    }
+
+    /**
+     * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
+     * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
+     * search, without their vectors.
+     */
+    List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
+
+    /**
+     * Records of the tenant matching exact field values (or any of a collection's), sorted by {@code sortField}
+     * (ascending or not; records without the field last), with their vectors.
+     */
+    List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
+                            String sortField, boolean ascending);
+
+    /** How many records the tenant has (of the given types; all when empty). */
+    long count(String tenantId, Set<RecordType> types);
+
+    @Override
+    void close();
+}

@@ -1,0 +1,52 @@
+package io.engram.store;
+
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import java.util.List;
+
+/**
+ * The memory index as the job's writer changes it. Every change names its tenant (a record carries its own), and
+ * every change is idempotent: ids are deterministic ({@link RecordIds}), so a replay after a restore writes the
+ * same documents and deletes nothing more.
+ */
+public interface MemoryWriter extends AutoCloseable {
+
+    /**
+     * Indexes the records (insert or overwrite by id). A transient failure (a lost connection, an overloaded or
+     * restarting node) is retried with backoff ({@link RetryPolicy}); a request refused otherwise, documents
+     * refused for good (a vector of the wrong dimension) and documents still failing after the retry bound end in
+     * a {@link StoreWriteException} naming them, and the others are written. Anything else thrown is a bug.
+     */
+    void upsert(List<MemoryRecord> records);
+
+    /** Deletes records by id (a missing id is not an error). */
+    void delete(String tenantId, List<String> ids);
+
+    /**
+     * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
+     * {@code doc_version} is below {@code keepVersion}); returns how many were deleted. Chunks written just before
+     * are deleted too.
+     */
+    long deleteOlderDocumentVersions(String tenantId, String agentId, String docPath, long keepVersion);
+
+    /**
+     * Deletes what a forget covers now (docs/contracts.md, "Forgetting"): a record and everything whose
+     * {@code source_refs} name it (for a turn, also the summaries of its session that name its turn id); a
+     * session's records, summaries included; a user's records and every record of that user's sessions.
+     * Idempotent: a replay deletes nothing more. Returns how many records it deleted.
+     */
+    long forget(String tenantId, ForgetScope scope, String target);
+
+    /**
+     * What writing cost since this store opened: requests sent again after a transient failure (of the request
+     * or some of its documents) and documents that ended in a {@link StoreWriteException}.
+     */
+    record WriteStats(long retries, long documentsFailed) {
+    }
+
+    /** The {@link WriteStats} so far; safe to read from another thread. */
+    WriteStats writeStats();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,124 @@
+package io.engram.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.List;
+import org.opensearch.client.json.JsonData;
+import org.opensearch.client.opensearch._types.HealthStatus;
+import org.opensearch.client.opensearch._types.OpenSearchException;
+
+/**
+ * The memory index's setup and migration: the template, the index with the embedding model of its vectors in its
+ * mapping's {@code _meta}, and the fields an index created by an earlier version lacks.
+ */
+final class OpenSearchIndexSetup {
+
+    private static final String META_MODEL = "embedding_model";
+
+    private final OpenSearchHttp http;
+    private final String index;
+
+    OpenSearchIndexSetup(OpenSearchHttp http, String index) {
+        this.http = http;
+        this.index = index;
+    }
+
+    /** {@link MemoryIndexAdmin#ensureIndex}. */
+    void ensureIndex(String embeddingModel, int dimension) {
+        try {
+            http.send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME, MemoryIndexTemplate.body(dimension).toString(), 200);
+            if (!exists()) {
+                create(embeddingModel);
+            }
+            http.client().cluster().health(h -> h.index(index).waitForStatus(HealthStatus.Yellow));
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot set up index " + index, e);
+        }
+        JsonNode mappings = mappings();
+        addEnglishText(mappings);
+        String recorded = recordedModel(mappings);
+        if (!recorded.equals(embeddingModel)) {
+            throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
+                    + ", not " + embeddingModel + ": keep embed.model=" + recorded + ", or write to a new opensearch.index"
+                    + " and replay the topics into it (docs/operations.md, \"Changing the embedding model\")");
+        }
+    }
+
+    /** The model goes into this index's mapping, not the template that several indices share. */
+    private void create(String embeddingModel) throws IOException {
+        try {
+            http.client().indices().create(c -> c.index(index).mappings(m -> m.meta(META_MODEL, JsonData.of(embeddingModel))));
+        } catch (OpenSearchException e) {
+            if (!"resource_already_exists_exception".equals(e.error().type())) {
+                throw e;
+            }
+        }
+    }
+
+    private boolean exists() throws IOException {
+        return http.client().indices().exists(e -> e.index(index)).value();
+    }
+
+    /**
+     * An index created before BM25 read {@code text.en} lacks that field: adds it to the mapping and re-indexes the
+     * records in place (an update by query without a script, in the background), so lexical search finds them
+     * again once it has run.
+     */
+    private void addEnglishText(JsonNode mappings) {
+        if (!mappings.path("properties").path("text").path("fields").has("en")) {
+            ObjectNode body = VectorJson.MAPPER.createObjectNode();
+            body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
+            http.send("PUT", "/" + index + "/_mapping", body.toString(), 200);
+            http.send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
+        }
+    }
+
+    /** {@link MemoryReader#embeddingModel}. */
+    String embeddingModel() {
+        try {
+            if (!exists()) {
+                throw new IllegalStateException("index " + index + " does not exist: the pipeline creates it when it"
+                        + " starts (or name another index)");
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach OpenSearch for index " + index, e);
+        }
+        return recordedModel(mappings());
+    }
+
+    private static String recordedModel(JsonNode mappings) {
+        JsonNode model = mappings.path("_meta").path(META_MODEL);
+        return model.isTextual() ? model.asText() : MemoryIndexTemplate.UNRECORDED_MODEL;
+    }
+
+    /** The index's mappings, as {@code GET /INDEX/_mapping} answers them. */
+    private JsonNode mappings() {
+        try {
+            return VectorJson.MAPPER.readTree(http.send("GET", "/" + index + "/_mapping", null, 200)).path(index)
+                    .path("mappings");
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the mapping of index " + index, e);
+        }
+    }
+
+    /** {@link OpenSearchMemoryStore#clusterAndIndexUuid}. */
+    List<String> clusterAndIndexUuid() {
+        try {
+            String cluster = http.client().info().clusterUuid();
+            if (!exists()) {
+                return List.of(cluster, "");
+            }
+            var settings = http.client().indices().getSettings(g -> g.index(index)).result().values().iterator().next();
+            return List.of(cluster, settings.settings().index().uuid());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach OpenSearch for index " + index, e);
+        }
+    }
+
+    /** {@link MemoryIndexAdmin#refresh}. */
+    void refresh() {
+        http.send("POST", "/" + index + "/_refresh", null, 200);
+    }
+}

@@ -1,0 +1,222 @@
+package io.engram.store;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.RecordType;
+import java.util.Collection;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The request bodies of one tenant's searches and deletes, each a Jackson tree. Every one starts from
+ * {@link #search}, whose filter holds the tenant: the one place a tenant's reads are scoped, and where any
+ * filter every read must carry belongs.
+ */
+final class TenantQueries {
+
+    /** The fields a {@link MemoryReader.Stamp} sums. */
+    static final List<String> STAMP_SUMS = List.of("doc_version", "tier", "position", "tokens");
+
+    private final String tenantId;
+
+    TenantQueries(String tenantId) {
+        if (tenantId == null || tenantId.isEmpty()) {
+            throw new IllegalArgumentException("every query needs a tenant");
+        }
+        this.tenantId = tenantId;
+    }
+
+    String tenantId() {
+        return tenantId;
+    }
+
+    /** A search of {@code size} hits of the tenant's records of {@code types} (all when empty), sources without vectors unless asked. */
+    ObjectNode search(int size, Set<RecordType> types, boolean withVectors) {
+        ObjectNode search = VectorJson.MAPPER.createObjectNode().put("size", size);
+        if (!withVectors) {
+            search.putObject("_source").putArray("excludes").add("embedding");
+        }
+        ArrayNode filter = search.putObject("query").putObject("bool").putArray("filter");
+        filter.addObject().putObject("term").put("tenant_id", tenantId);
+        if (!types.isEmpty()) {
+            ArrayNode labels = filter.addObject().putObject("terms").putArray("type");
+            types.forEach(t -> labels.add(t.label()));
+        }
+        return search;
+    }
+
+    /** Adds a filter per term: a value matches itself, a collection any of its elements. */
+    static ObjectNode where(ObjectNode search, Map<String, Object> terms) {
+        ArrayNode filter = (ArrayNode) search.at("/query/bool/filter");
+        terms.forEach((field, value) -> {
+            if (value instanceof Collection<?> any) {
+                ArrayNode values = filter.addObject().putObject("terms").putArray(field);
+                any.forEach(values::addPOJO);
+            } else {
+                filter.addObject().putObject("term").putPOJO(field, value);
+            }
+        });
+        return search;
+    }
+
+    /** BM25 on the English text, hits with their vectors. */
+    ObjectNode bm25(String query, int k, Set<RecordType> types) {
+        ObjectNode search = search(k, types, true);
+        ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text.en", query);
+        return search;
+    }
+
+    /**
+     * k-NN on the vectors. The tenant filter inside the k-NN query makes k hits of the tenant come back; the
+     * outer one, redundant with it, keeps the tenant guarantee in {@link #search}.
+     */
+    ObjectNode knn(float[] vector, int k, Set<RecordType> types) {
+        ObjectNode search = search(k, types, false);
+        ObjectNode knn = ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("knn")
+                .putObject("embedding").put("k", k);
+        ArrayNode values = knn.putArray("vector");
+        for (float f : vector) {
+            values.add(f);
+        }
+        knn.putObject("filter").set("bool", search(0, types, false).at("/query/bool").deepCopy());
+        return search;
+    }
+
+    /** The records matching every term, sorted by {@code sortField} when it is not null. */
+    ObjectNode find(Map<String, Object> terms, Set<RecordType> types, int size, String sortField, boolean ascending,
+                    boolean withVectors) {
+        ObjectNode search = where(search(size, types, withVectors), terms);
+        if (sortField != null) {
+            search.putArray("sort").addObject().put(sortField, ascending ? "asc" : "desc");
+        }
+        return search;
+    }
+
+    /** The records of these ids. */
+    ObjectNode ids(List<String> ids) {
+        ObjectNode search = search(ids.size(), Set.of(), false);
+        ArrayNode values = ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("ids").putArray("values");
+        ids.forEach(values::add);
+        return search;
+    }
+
+    /** How many records of {@code types} the tenant has. */
+    ObjectNode count(Set<RecordType> types) {
+        return search(0, types, false).put("track_total_hits", true);
+    }
+
+    /** The count of the records matching every term, and the sums of {@link #STAMP_SUMS}. */
+    ObjectNode stamp(Map<String, Object> terms, Set<RecordType> types) {
+        ObjectNode search = where(count(types), terms);
+        ObjectNode aggs = search.putObject("aggs");
+        for (String field : STAMP_SUMS) {
+            aggs.putObject(field).putObject("sum").put("field", field);
+        }
+        return search;
+    }
+
+    /** The tenant's documents: rule and lore records by agent, then path, with the highest version of each. */
+    ObjectNode documents() {
+        ObjectNode search = search(0, EnumSet.of(RecordType.INVARIANT, RecordType.LORE), false);
+        ObjectNode agents = search.putObject("aggs").putObject("agents");
+        agents.putObject("terms").put("field", "agent_id").put("size", 1000).putObject("order").put("_key", "asc");
+        ObjectNode paths = agents.putObject("aggs").putObject("paths");
+        paths.putObject("terms").put("field", "doc_path").put("size", 1000).putObject("order").put("_key", "asc");
+        paths.putObject("aggs").putObject("version").putObject("max").put("field", "doc_version");
+        return search;
+    }
+
+    /** One page of a listing: newest first, then by id; after the sort values of the previous page's last hit. */
+    ObjectNode page(Map<String, Object> terms, Set<RecordType> types, int size, JsonNode after) {
+        ObjectNode search = where(search(size, types, false), terms);
+        ArrayNode sort = search.putArray("sort");
+        sort.addObject().put("ts", "desc");
+        sort.addObject().put("_id", "asc");
+        if (after != null) {
+            search.set("search_after", after);
+        }
+        return search;
+    }
+
+    /** The turns within {@code radius} of the positions, by session; null when no position is given. */
+    ObjectNode turnsAround(Map<String, Set<Integer>> positionsBySession, int radius) {
+        ObjectNode search = search(0, Set.of(RecordType.TURN), false);
+        ObjectNode bool = (ObjectNode) search.at("/query/bool");
+        ArrayNode around = bool.putArray("should");
+        int size = 0;
+        for (Map.Entry<String, Set<Integer>> session : positionsBySession.entrySet()) {
+            for (int position : session.getValue()) {
+                ArrayNode filter = around.addObject().putObject("bool").putArray("filter");
+                filter.addObject().putObject("term").put("session_id", session.getKey());
+                filter.addObject().putObject("range").putObject("position").put("gte", position - radius)
+                        .put("lte", position + radius);
+                size += 2 * radius + 1;
+            }
+        }
+        if (size == 0) {
+            return null;
+        }
+        bool.put("minimum_should_match", 1);
+        search.put("size", size);
+        return search;
+    }
+
+    /** The sessions in which a user's records appear, as the buckets of the aggregation {@code sessions}. */
+    ObjectNode sessionsOf(String userId) {
+        ObjectNode search = where(search(0, Set.of(), false), Map.of("user_id", userId));
+        search.putObject("aggs").putObject("sessions").putObject("terms").put("field", "session_id").put("size", 65_536);
+        return search;
+    }
+
+    /** A delete-by-query body: the chunks of a document's versions below {@code keepVersion}. */
+    ObjectNode olderDocumentVersions(String agentId, String docPath, long keepVersion) {
+        ObjectNode search = search(0, Set.of(), false);
+        ArrayNode filter = (ArrayNode) search.at("/query/bool/filter");
+        filter.addObject().putObject("term").put("agent_id", agentId);
+        filter.addObject().putObject("term").put("doc_path", docPath);
+        filter.addObject().putObject("terms").putArray("type").add(RecordType.INVARIANT.label()).add(RecordType.LORE.label());
+        filter.addObject().putObject("range").putObject("doc_version").put("lt", keepVersion);
+        return deleteBody(search);
+    }
+
+    /**
+     * A delete-by-query body for a forget: any of what it covers. For a record, its id and what names it in
+     * {@code source_refs}, and for a turn ({@code turnId} not null) the records of its session that name its turn
+     * id; for a session, its records; for a user, their records and those of {@code userSessions}.
+     */
+    ObjectNode forget(ForgetScope scope, String target, String turnSession, String turnId, List<String> userSessions) {
+        ObjectNode search = search(0, Set.of(), false);
+        ObjectNode bool = (ObjectNode) search.at("/query/bool");
+        ArrayNode covered = bool.putArray("should");
+        switch (scope) {
+            case MEMORY -> {
+                covered.addObject().putObject("ids").putArray("values").add(target);
+                covered.addObject().putObject("term").put("source_refs", target);
+                if (turnId != null) { // a summary names its turns by turn id, within its session
+                    ArrayNode filter = covered.addObject().putObject("bool").putArray("filter");
+                    filter.addObject().putObject("term").put("session_id", turnSession);
+                    filter.addObject().putObject("term").put("source_refs", turnId);
+                }
+            }
+            case SESSION -> covered.addObject().putObject("term").put("session_id", target);
+            case USER -> {
+                covered.addObject().putObject("term").put("user_id", target);
+                ArrayNode sessions = covered.addObject().putObject("terms").putArray("session_id");
+                userSessions.forEach(sessions::add);
+            }
+        }
+        bool.put("minimum_should_match", 1);
+        return deleteBody(search);
+    }
+
+    /** A search's query alone: what {@code _delete_by_query} takes. */
+    private static ObjectNode deleteBody(ObjectNode search) {
+        ObjectNode body = VectorJson.MAPPER.createObjectNode();
+        body.set("query", search.get("query"));
+        return body;
+    }
+}

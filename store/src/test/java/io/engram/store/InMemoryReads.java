@@ -1,0 +1,100 @@
+package io.engram.store;
+
+import io.engram.model.embed.Vectors;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.store.MemoryReader.Document;
+import io.engram.store.MemoryReader.ScoredRecord;
+import io.engram.store.MemoryReader.Stamp;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+/** {@link InMemoryMemoryStore}'s batch of reads: each queued read is computed when the batch runs. */
+final class InMemoryReads implements MemoryReader.ReadBatch {
+
+    private final InMemoryMemoryStore store;
+    private final String tenantId;
+    private final List<Runnable> queued = new ArrayList<>();
+    private boolean ran;
+
+    InMemoryReads(InMemoryMemoryStore store, String tenantId) {
+        this.store = store;
+        this.tenantId = tenantId;
+    }
+
+    private <T> Supplier<T> add(Supplier<T> read) {
+        if (ran) {
+            throw new IllegalStateException("this batch has run");
+        }
+        PendingAnswer<T> answer = new PendingAnswer<>();
+        queued.add(() -> answer.fill(read.get()));
+        return answer;
+    }
+
+    @Override
+    public Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types) {
+        return add(() -> new InMemoryBm25(store.records(tenantId, Set.of()).toList()).search(query, k, types));
+    }
+
+    @Override
+    public Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types) {
+        return add(() -> store.records(tenantId, types).filter(r -> r.embedding() != null)
+                .map(r -> new ScoredRecord(InMemoryMemoryStore.withoutVector(r), cosine(vector, r.embedding())))
+                .sorted(Comparator.comparingDouble(ScoredRecord::score).reversed()).limit(k).toList());
+    }
+
+    private static double cosine(float[] a, float[] b) {
+        return Vectors.dot(a, b) / Math.sqrt((double) Vectors.dot(a, a) * Vectors.dot(b, b));
+    }
+
+    @Override
+    public Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size,
+                                             String sortField, boolean ascending) {
+        return add(() -> store.find(tenantId, terms, types, size, sortField, ascending).stream()
+                .map(InMemoryMemoryStore::withoutVector).toList());
+    }
+
+    @Override
+    public Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types) {
+        return add(() -> {
+            List<MemoryRecord> matching = store.records(tenantId, types)
+                    .filter(r -> InMemoryMemoryStore.matches(r, terms)).toList();
+            double[] sums = new double[TenantQueries.STAMP_SUMS.size()];
+            for (MemoryRecord r : matching) {
+                for (int i = 0; i < sums.length; i++) {
+                    Double value = InMemoryMemoryStore.sortValue(r, TenantQueries.STAMP_SUMS.get(i));
+                    sums[i] += value == null ? 0 : value;
+                }
+            }
+            return new Stamp(matching.size(), sums[0], sums[1], sums[2], sums[3]);
+        });
+    }
+
+    @Override
+    public Supplier<List<Document>> documents() {
+        return add(() -> {
+            Map<String, Map<String, long[]>> byAgent = new TreeMap<>(); // agent -> path -> {version, records}
+            store.records(tenantId, Set.of(RecordType.INVARIANT, RecordType.LORE))
+                    .filter(r -> r.agentId() != null && r.docPath() != null).forEach(r -> {
+                        long[] document = byAgent.computeIfAbsent(r.agentId(), a -> new TreeMap<>())
+                                .computeIfAbsent(r.docPath(), p -> new long[2]);
+                        document[0] = Math.max(document[0], r.docVersion() == null ? 0 : r.docVersion());
+                        document[1]++;
+                    });
+            List<Document> documents = new ArrayList<>();
+            byAgent.forEach((agent, paths) -> paths.forEach((path, d) -> documents.add(new Document(agent, path, d[0], d[1]))));
+            return documents;
+        });
+    }
+
+    @Override
+    public void run() {
+        ran = true;
+        queued.forEach(Runnable::run);
+    }
+}
