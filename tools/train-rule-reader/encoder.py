@@ -108,7 +108,7 @@ def torch_bert(onnx_file: Path) -> BertModel:
                         max_position_embeddings=state["embeddings.position_embeddings.weight"].shape[0],
                         type_vocab_size=2, layer_norm_eps=1e-12, add_pooling_layer=False)
     model = BertModel(config, add_pooling_layer=False)
-    missing, unexpected = model.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in state.items()
+    missing, unexpected = model.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in state.items()
                                                  if k != "embeddings.position_ids"}, strict=False)
     missing = [m for m in missing if not m.endswith("position_ids")]
     if missing or unexpected:
