@@ -5,6 +5,7 @@
   python tools/train-rule-reader/train.py train  # trains on every development set (cached per settings)
   python tools/train-rule-reader/train.py ship   # that model, int8, with the settings cv chose and the parity
                                                  # fixture, into shared-model (trains first unless cached)
+  python tools/train-rule-reader/train.py determinism  # two short trainings, compared bit for bit
 
 Run from the repository root. Seeded: two runs write the same numbers.
 """
@@ -219,14 +220,33 @@ def ship(args):
     log(f"Parity fixture: {FIXTURE}")
 
 
+def determinism(args):
+    """Trains twice on the same 160 sentences (two epochs) and compares the weights and the predictions bit for bit."""
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    log = log_to(LOGS / "determinism.md")
+    examples, _, encoded, labels = development_inputs()
+    rng = np.random.default_rng(0)
+    sample = np.sort(rng.choice(len(examples), 160, replace=False))
+    others = np.setdiff1d(np.arange(len(examples)), sample)[:200]
+    runs = []
+    for run in (1, 2):
+        model = finetune.train(encoder.files(ENCODER, CACHE)[0], [encoded[i] for i in sample], labels[sample], SEED, 2,
+                               LR, log=lambda line: None)
+        weights = hashlib.sha256(b"".join(t.detach().numpy().tobytes() for t in model.state_dict().values())).hexdigest()
+        runs.append((weights, finetune.predict(model, [encoded[i] for i in others])))
+        log(f"run {run}: weights sha256 {weights[:16]}, probabilities of 200 other sentences sum {runs[-1][1].sum():.9f}")
+    log(f"identical weights: {runs[0][0] == runs[1][0]}; identical predictions: {np.array_equal(runs[0][1], runs[1][1])}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("command", choices=("cv", "train", "ship"))
+    parser.add_argument("command", choices=("cv", "train", "ship", "determinism"))
     parser.add_argument("--fresh", action="store_true", help="train again even if the cache holds the model")
     parser.add_argument("--folds", help="cv: the folds to run, e.g. 1,3 (default all; '' reports the saved ones)")
     parser.add_argument("--threads", type=int, default=2, help="torch threads (the results depend on nothing else)")
     args = parser.parse_args()
-    {"cv": cv, "train": train_only, "ship": ship}[args.command](args)
+    {"cv": cv, "train": train_only, "ship": ship, "determinism": determinism}[args.command](args)
 
 
 if __name__ == "__main__":

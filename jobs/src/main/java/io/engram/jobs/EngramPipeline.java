@@ -114,7 +114,7 @@ public final class EngramPipeline {
         SingleOutputStreamOperator<StoreOp> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
                 .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2(),
-                        config.metricsEnabled()))
+                        config.ruleReader(), config.listItemsByRule(), config.metricsEnabled()))
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
