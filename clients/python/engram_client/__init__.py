@@ -191,6 +191,7 @@ class Engram:
         self._sleep = sleep
         self._lock = threading.Lock()
         self._next_seq: Dict[str, int] = {}
+        self._tenant: Optional[str] = None
 
     # -- writes -------------------------------------------------------------------------------------------------
 
@@ -287,6 +288,15 @@ class Engram:
                         raise TimeoutError(f"{record_id} not searchable within {timeout} s") from None
                     self._sleep(0.2)
 
+    def tenant_id(self) -> str:
+        """The tenant this client's key writes to and reads: store ids are ``TENANT/…``."""
+        if self._tenant is None:
+            body = self._request("GET", "/v1/tenants")
+            if body.get("operator"):
+                raise EngramError(400, "operator_key", "an operator key has no tenant of its own")
+            self._tenant = str(body["tenants"][0])
+        return self._tenant
+
     # -- forgets ------------------------------------------------------------------------------------------------
 
     def delete(self, record_id: str) -> Forget:
@@ -303,6 +313,18 @@ class Engram:
 
     def forget_status(self, forget_id: str) -> Forget:
         return _forget(self._request("GET", "/v1/forgets/" + _segment(forget_id)))
+
+    def wait_until_forgotten(self, forget_id: str, *, timeout: float = 30.0) -> Forget:
+        """Waits until the pipeline has removed every record a forget covers (``status`` ``done``, seconds after
+        the request) and returns it. :class:`TimeoutError` after ``timeout`` seconds."""
+        deadline = time.monotonic() + timeout
+        while True:
+            forget = self.forget_status(forget_id)
+            if forget.status == "done":
+                return forget
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"forget {forget_id} not done within {timeout} s")
+            self._sleep(0.2)
 
     # -- transport ----------------------------------------------------------------------------------------------
 

@@ -1,44 +1,17 @@
-"""Every method of the client against a live Engram (``./engram up``): run by ``clients/python/run-live-tests``,
+"""Every method of the client against a live Engram (``./engram up``): run by ``clients/run-live-tests``,
 which starts one and sets ENGRAM_URL, ENGRAM_KEY and ENGRAM_OTHER_KEY (two tenants' keys)."""
 
 import os
-import time
 import uuid
-from typing import Callable
 
 import pytest
 
+from conftest import PATIENCE_S, eventually, unique
 from engram_client import AuthenticationError, Engram, EngramError, InvalidRequestError, NotFoundError
-
-PATIENCE_S = 90
-
-
-@pytest.fixture(scope="module")
-def engram() -> Engram:
-    if not os.environ.get("ENGRAM_URL"):
-        pytest.fail("ENGRAM_URL, ENGRAM_KEY and ENGRAM_OTHER_KEY are unset: run clients/python/run-live-tests")
-    return Engram(os.environ["ENGRAM_URL"], os.environ["ENGRAM_KEY"])
-
-
-@pytest.fixture(scope="module")
-def other(engram: Engram) -> Engram:
-    return Engram(os.environ["ENGRAM_URL"], os.environ["ENGRAM_OTHER_KEY"])
-
-
-def eventually(what: str, check: Callable[[], bool]) -> None:
-    deadline = time.monotonic() + PATIENCE_S
-    while not check():
-        if time.monotonic() > deadline:
-            pytest.fail(f"{what}: not within {PATIENCE_S} s")
-        time.sleep(0.3)
 
 
 def done(engram: Engram, forget_id: str) -> bool:
     return engram.forget_status(forget_id).status == "done"
-
-
-def unique(text: str) -> str:
-    return f"{text} (run {uuid.uuid4().hex[:8]})"
 
 
 def test_a_memory_is_searchable_readable_and_listed(engram: Engram) -> None:
@@ -75,6 +48,7 @@ def test_turns_make_the_context_with_a_prompt_to_paste(engram: Engram) -> None:
     assert f"[{written.accepted[0]}]" in context.prompt and "Kyoto" in context.prompt
     page = engram.list(session_id=session, limit=10)
     assert sorted(r.id for r in page.records) == sorted(written.accepted)
+    assert engram.tenant_id() + "/" + session + "/t-0" == written.accepted[0]
     assert {r.fields.get("role") for r in page.records} == {"user", "assistant"}
 
 
@@ -111,7 +85,7 @@ def test_delete_forgets_one_memory(engram: Engram) -> None:
     engram.wait_until_searchable([memory_id], timeout=PATIENCE_S)
     forget = engram.delete(memory_id)
     assert (forget.scope, forget.target, forget.status) == ("memory", memory_id, "pending")
-    eventually("the forget is done", lambda: done(engram, forget.forget_id))
+    assert engram.wait_until_forgotten(forget.forget_id, timeout=PATIENCE_S).status == "done"
     with pytest.raises(NotFoundError):
         engram.get(memory_id)
 

@@ -27,7 +27,7 @@ async def with_session(key: str, use: Callable[[ClientSession], Awaitable[Any]])
 
 def run(key: str, use: Callable[[ClientSession], Awaitable[Any]]) -> Any:
     if not os.environ.get("ENGRAM_URL"):
-        pytest.fail("ENGRAM_URL, ENGRAM_KEY and ENGRAM_OTHER_KEY are unset: run clients/python/run-live-tests")
+        pytest.fail("ENGRAM_URL, ENGRAM_KEY and ENGRAM_OTHER_KEY are unset: run clients/run-live-tests")
     return asyncio.run(with_session(key, use))
 
 

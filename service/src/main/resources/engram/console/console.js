@@ -3,7 +3,7 @@
 "use strict";
 
 const state = { key: sessionStorage.getItem("engram-key") || "", tenant: sessionStorage.getItem("engram-tenant") || "",
-  operator: false, cursor: null };
+  operator: false, opened: false, cursor: null };
 const $ = (id) => document.getElementById(id);
 
 function el(tag, attrs, ...children) {
@@ -52,10 +52,16 @@ async function open() {
   $("who").textContent = who.operator ? "operator, reading " + state.tenant : "tenant " + state.tenant;
   sessionStorage.setItem("engram-key", state.key);
   sessionStorage.setItem("engram-tenant", state.tenant);
+  state.opened = true;
   show(location.hash.slice(1) || "memories");
 }
 
+// Until a key is accepted the first screen (#welcome) stays: it says what to paste and what each page shows.
 function show(page) {
+  if (!state.opened) {
+    status("paste an API key first");
+    return;
+  }
   for (const s of document.querySelectorAll("main section")) s.hidden = s.id !== "page-" + page;
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.page === page);
   if (location.hash !== "#" + page) history.replaceState(null, "", "#" + page);

@@ -19,7 +19,6 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.ServiceOptions;
-import io.engram.stack.EmbeddedStack.Service;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RecordIds;
 import io.engram.store.RetryPolicy;
@@ -29,7 +28,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -142,8 +140,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
         if (external && (externalKafka == null || externalOpenSearch == null || externalPostgres == null)) {
             throw new CommandLine.ParameterException(spec.commandLine(), "--kafka, --opensearch and --postgres go together");
         }
-        try (EmbeddedStack stack = external ? null : EmbeddedStack.start(new EmbeddedStack.Config(
-                EnumSet.allOf(Service.class), 0, 0, 0, Optional.empty()), (s, a) -> { });
+        try (EmbeddedStack stack = external ? null : EmbeddedStack.start(EmbeddedStack.Config.all(Optional.empty()), (s, a) -> { });
              SharedMiniClusters closedBeforeTheStack = clusters) {
             String kafka = external ? externalKafka : stack.kafka().orElseThrow().bootstrapServers();
             Topics.create(KafkaClients.at(kafka), 2);

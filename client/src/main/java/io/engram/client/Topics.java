@@ -8,6 +8,7 @@ import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.errors.TopicExistsException;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 
 /** The Kafka topics of Engram's contract (docs/contracts.md, "Contracts"). */
 public final class Topics {
@@ -33,7 +34,11 @@ public final class Topics {
     private Topics() {
     }
 
-    /** Creates the topics that are missing, {@code partitions} each, replication factor 1. */
+    /**
+     * Creates the topics that are missing, {@code partitions} each, replication factor 1, and returns once the
+     * cluster describes them all: a topic just created is not known to every broker at once, and a client that
+     * looks it up meanwhile (a bounded source listing its partitions once) would take it for absent.
+     */
     public static void create(KafkaClients kafka, int partitions) {
         try (Admin admin = Admin.create(kafka.config())) {
             for (String topic : ALL) {
@@ -49,11 +54,27 @@ public final class Topics {
                     }
                 }
             }
+            awaitDescribed(admin);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         } catch (TimeoutException e) {
             throw new IllegalStateException("kafka did not create the topics in time", e);
+        }
+    }
+
+    private static void awaitDescribed(Admin admin) throws InterruptedException, TimeoutException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (true) {
+            try {
+                admin.describeTopics(ALL).allTopicNames().get(30, TimeUnit.SECONDS);
+                return;
+            } catch (ExecutionException e) {
+                if (!(e.getCause() instanceof UnknownTopicOrPartitionException) || System.nanoTime() > deadline) {
+                    throw new IllegalStateException("kafka does not describe the topics it created", e.getCause());
+                }
+                TimeUnit.MILLISECONDS.sleep(100);
+            }
         }
     }
 }

@@ -36,10 +36,11 @@ public final class FlinkRest {
     }
 
     /**
-     * How to run an uploaded jar: entry class, parallelism (0: the cluster's default), program arguments and
-     * an optional savepoint to restore.
+     * How to run an uploaded jar: entry class, parallelism (0: the cluster's default), program arguments, an
+     * optional savepoint to restore and an optional job id (its checkpoints go under it).
      */
-    public record RunRequest(String entryClass, int parallelism, List<String> programArgs, String savepointPath) {
+    public record RunRequest(String entryClass, int parallelism, List<String> programArgs, String savepointPath,
+                             String jobId) {
     }
 
     public String baseUrl() {
@@ -68,6 +69,9 @@ public final class FlinkRest {
             body.put("parallelism", request.parallelism());
         }
         body.set("programArgsList", JSON.valueToTree(request.programArgs()));
+        if (request.jobId() != null) {
+            body.put("jobId", request.jobId());
+        }
         if (request.savepointPath() != null) {
             body.put("savepointPath", request.savepointPath());
             body.put("allowNonRestoredState", false);

@@ -16,6 +16,7 @@ import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.documents.DocumentPartitionFunction;
 import io.engram.jobs.embed.EmbeddingOperator;
 import io.engram.jobs.embed.SharedEmbedder;
+import io.engram.jobs.ingest.BoundedKafkaSource;
 import io.engram.jobs.ingest.EndOfInputWatermark;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.ingest.Ingested;
@@ -147,8 +148,11 @@ public final class EngramPipeline {
                 .sinkTo(sinks.rejects()).uid("rejects-sink").name(Topics.REJECTS);
     }
 
-    /** The input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time). */
-    public static KafkaSource<Ingested> kafkaSource(PipelineConfig config) {
+    /**
+     * The input topics from {@code kafka.starting-offsets} (default: the committed offsets, earliest the first time);
+     * with {@code kafka.bounded}, to the end offsets at the start, also when restored ({@link BoundedKafkaSource}).
+     */
+    public static Source<Ingested, ?, ?> kafkaSource(PipelineConfig config) {
         var builder = KafkaSource.<Ingested>builder()
                 .setProperties(config.kafka().config())
                 .setTopics(Topics.INPUTS)
@@ -157,7 +161,7 @@ public final class EngramPipeline {
                 .setDeserializer(new PayloadDeserializer(config.limits()))
                 .setProperty("isolation.level", "read_committed");
         if (config.bounded()) {
-            builder.setBounded(OffsetsInitializer.latest());
+            return new BoundedKafkaSource<>(builder.setBounded(OffsetsInitializer.latest()).build());
         }
         return builder.build();
     }

@@ -105,7 +105,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.integer("parallelism", 0), // 0: the submission's or the cluster's
                 p.string("kafka.transactional-id-prefix", "engram"),
                 p.integer("kafka.partitions", 2),
-                p.string("state.dir", "engram-state"),
+                p.string("state.dir", ""), // empty: ./engram run's per-user default
                 p.bool("metrics.enabled", true));
     }
 

@@ -7,13 +7,11 @@ import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedStack;
-import io.engram.stack.EmbeddedStack.Service;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -21,6 +19,7 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import org.apache.flink.api.common.JobID;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -127,8 +126,7 @@ final class ClusterCommand {
         /** The embedded services, and a settings file naming them for {@code cluster submit}. */
         private EmbeddedStack startStack(PrintWriter out) throws IOException {
             Properties settings = new Properties();
-            EmbeddedStack services = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
-                    Optional.empty()), (service, address) -> {
+            EmbeddedStack services = EmbeddedStack.start(EmbeddedStack.Config.all(Optional.empty()), (service, address) -> {
                 switch (service) {
                     case KAFKA -> settings.setProperty("kafka.bootstrap", address);
                     case OPENSEARCH -> settings.setProperty("opensearch.url", address);
@@ -152,6 +150,14 @@ final class ClusterCommand {
     /** Where {@code cluster up --stack} writes the embedded services' addresses (under the cluster's home). */
     static final String STACK_SETTINGS = "pipeline.properties";
     static final String DEFAULT_HOME = ".engram/cluster";
+
+    /** A checkpoint or savepoint given as a local path or {@code file:} URI; empty for a remote one (s3://…). */
+    static Optional<Path> localPath(String location) {
+        if (location.startsWith("file:")) {
+            return Optional.of(Path.of(java.net.URI.create(location)));
+        }
+        return location.contains("://") ? Optional.empty() : Optional.of(Path.of(location));
+    }
 
     /** The JobManager {@code submit} and {@code stop} talk to. */
     static final class JobManager {
@@ -211,31 +217,40 @@ final class ClusterCommand {
                 props.setProperty("parallelism", String.valueOf(parallelism));
             }
             PipelineConfig pipeline = PipelineConfig.fromProperties(props);
-            String restoreFrom = savepoint;
-            if (resume) {
-                if (savepoint != null) {
-                    spec.commandLine().getErr().println("give --resume or --from-savepoint, not both");
-                    return 2;
-                }
-                Optional<Path> newest = LocalPipeline.latestCheckpoint(home.resolve("checkpoints"), home.resolve("savepoints"));
-                if (newest.isEmpty()) {
-                    spec.commandLine().getErr().println("nothing to resume from: no checkpoint or savepoint under "
-                            + home.toAbsolutePath());
-                    return 2;
-                }
-                restoreFrom = newest.get().toUri().toString();
-                out.println("resuming from " + newest.get());
+            PipelineIdentity now = PipelineIdentity.of(pipeline);
+            String restoreFrom = restorePoint(out).orElse(null);
+            if (restoreFrom != null) {
+                localPath(restoreFrom).ifPresent(p -> PipelineState.check(p, now, "submit it without --resume or"
+                        + " --from-savepoint (a job without state), or with another kafka.group", out::println));
+            } else {
+                LocalPipeline.refuseLostState(props, pipeline, "--resume or --from-savepoint PATH");
             }
             EngramSetup.prepare(pipeline, out::println);
-            if (restoreFrom == null) {
-                LocalPipeline.refuseLostState(props, pipeline, "--resume or --from-savepoint PATH");
+            JobID job = new JobID();
+            if (Files.isDirectory(home.resolve("conf"))) { // a cluster up made here: its checkpoints go under home
+                new PipelineState(home.resolve("checkpoints")).record(job, PipelineIdentity.of(pipeline));
             }
             FlinkRest flink = jobManager.rest();
             String jarId = flink.uploadJar(jar != null ? jar : defaultJobJar());
             String jobId = flink.run(jarId, new FlinkRest.RunRequest(EngramJob.class.getName(),
-                    pipeline.parallelism(), programArgs(props), restoreFrom));
+                    pipeline.parallelism(), programArgs(props), restoreFrom, job.toHexString()));
             out.println("job: " + jobId + " (" + jobManager.url + "/#/job/running/" + jobId + "/overview)");
             return 0;
+        }
+
+        /** What the job restores: {@code --from-savepoint}, with {@code --resume} the newest under {@code --home}, or none. */
+        private Optional<String> restorePoint(PrintWriter out) {
+            if (!resume) {
+                return Optional.ofNullable(savepoint);
+            }
+            if (savepoint != null) {
+                throw new Refusal("give --resume or --from-savepoint, not both");
+            }
+            Path newest = LocalPipeline.latestCheckpoint(home.resolve("checkpoints"), home.resolve("savepoints"))
+                    .orElseThrow(() -> new Refusal("nothing to resume from: no checkpoint or savepoint under "
+                            + home.toAbsolutePath()));
+            out.println("resuming from " + newest);
+            return Optional.of(newest.toUri().toString());
         }
     }
 
@@ -257,10 +272,19 @@ final class ClusterCommand {
         @Option(names = "--drain", description = "advance event time to the end before stopping")
         boolean drain;
 
+        @Option(names = "--home", defaultValue = DEFAULT_HOME, paramLabel = "DIR",
+                description = "the cluster's home: what the job was written for goes into its savepoint (default ${DEFAULT-VALUE})")
+        Path home;
+
         @Override
         public Integer call() throws Exception {
             String location = jobManager.rest().stopWithSavepoint(job, drain);
             spec.commandLine().getOut().println("savepoint: " + location);
+            Path identity = home.resolve("checkpoints").resolve(job).resolve(PipelineState.IDENTITY);
+            Optional<Path> savepoint = localPath(location).filter(Files::isDirectory);
+            if (Files.isRegularFile(identity) && savepoint.isPresent()) {
+                Files.copy(identity, savepoint.get().resolve(PipelineState.IDENTITY));
+            }
             return 0;
         }
     }

@@ -18,7 +18,6 @@ import io.engram.service.ApiKeys;
 import io.engram.service.MemoryService;
 import io.engram.service.ServiceConfig;
 import io.engram.stack.EmbeddedStack;
-import io.engram.stack.EmbeddedStack.Service;
 import io.engram.store.MemoryStore;
 import java.io.IOException;
 import java.io.InputStream;
@@ -34,7 +33,6 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -93,8 +91,7 @@ final class DemoCommand implements Callable<Integer> {
         out.flush();
         // with --serve, the JVM waits at exit until the servers below are stopped (PostgreSQL is a child process)
         try (UntilStopped untilStopped = serve ? new UntilStopped("engram-demo") : null;
-             EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
-                Optional.empty()), (service, address) -> {
+             EmbeddedStack stack = EmbeddedStack.start(EmbeddedStack.Config.all(Optional.empty()), (service, address) -> {
                     out.println("[demo]   " + service.name().toLowerCase(Locale.ROOT) + " ready at " + address);
                     out.flush();
                 })) {

@@ -12,7 +12,8 @@ import picocli.CommandLine.Command;
                 ServeCommand.class, UpCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
                 ClusterCommand.class,
                 CommandLine.HelpCommand.class},
-        footer = {"", "Benchmarks (the bench module): ./engram bench --help"})
+        footer = {"", "Benchmarks (the bench module): ./engram bench --help",
+                "Every test suite, installing what they need: ./engram test"})
 public final class EngramCli {
 
     public static void main(String[] args) {
@@ -32,7 +33,18 @@ public final class EngramCli {
     /** A command line that reads and refuses input as every Engram command does (the bench module's too). */
     public static CommandLine configured(Object command) {
         return new CommandLine(command).setCaseInsensitiveEnumValuesAllowed(true)
-                .setParameterExceptionHandler(EngramCli::refuse);
+                .setParameterExceptionHandler(EngramCli::refuse)
+                .setExecutionExceptionHandler(EngramCli::refused);
+    }
+
+    /** A {@link Refusal} is its message (which names the ways out) and exit status 2; anything else as picocli does. */
+    private static int refused(Exception e, CommandLine command, CommandLine.ParseResult parsed) throws Exception {
+        if (!(e instanceof Refusal)) {
+            throw e;
+        }
+        command.getErr().println("engram: " + e.getMessage());
+        command.getErr().flush();
+        return 2;
     }
 
     /** A wrong command line is one line naming the option and a pointer to the help, never a stack trace. */

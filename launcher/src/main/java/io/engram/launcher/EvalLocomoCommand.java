@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -105,7 +104,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         List<LocomoData.Conversation> conversations = LocomoData.read(data);
         Optional<EmbeddedStack> stack = config != null ? Optional.empty() : Optional.of(EmbeddedStack.start(
-                new EmbeddedStack.Config(EnumSet.allOf(EmbeddedStack.Service.class), 0, 0, 0, Optional.empty()),
+                EmbeddedStack.Config.all(Optional.empty()),
                 (service, address) -> say(progress, service.name().toLowerCase(Locale.ROOT) + " ready at " + address)));
         try {
             long startedAt = System.currentTimeMillis();

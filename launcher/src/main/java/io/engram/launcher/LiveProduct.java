@@ -1,20 +1,16 @@
 package io.engram.launcher;
 
-import io.engram.jobs.EngramJob;
-import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.service.ApiKeys;
 import io.engram.service.MemoryService;
 import io.engram.service.ServiceConfig;
-import io.engram.stack.EmbeddedStack.Service;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.ServiceOptions;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.EnumSet;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,8 +19,8 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The whole product live on its embedded default, in one process: Kafka, OpenSearch and PostgreSQL, the unbounded
@@ -64,12 +60,18 @@ public final class LiveProduct implements AutoCloseable {
 
     /**
      * Starts everything; {@code overrides} are pipeline settings on top of the embedded ones, {@code port} 0 picks
-     * a free port.
+     * a free port. With a data directory, its newest checkpoint is restored when it was written for this pipeline
+     * (else the start is refused), unless {@code fresh} sets the checkpoints aside.
      */
     public static LiveProduct start(Optional<Path> dataDir, int port, List<String> tenants, Properties overrides,
                              Consumer<String> progress) throws Exception {
-        EmbeddedStack stack = EmbeddedStack.start(new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0,
-                dataDir.map(d -> d.resolve("stack"))), (s, address) -> progress.accept(s.name().toLowerCase() + " ready at " + address));
+        return start(dataDir, false, port, tenants, overrides, progress);
+    }
+
+    static LiveProduct start(Optional<Path> dataDir, boolean fresh, int port, List<String> tenants, Properties overrides,
+                             Consumer<String> progress) throws Exception {
+        EmbeddedStack stack = EmbeddedStack.start(EmbeddedStack.Config.all(dataDir.map(d -> d.resolve("stack"))),
+                (s, address) -> progress.accept(s.name().toLowerCase() + " ready at " + address));
         try {
             Properties p = LocalPipeline.embedded(stack, false);
             p.setProperty("flink.rest.address", "127.0.0.1");
@@ -79,15 +81,19 @@ public final class LiveProduct implements AutoCloseable {
                     "org.apache.flink.metrics.prometheus.PrometheusReporterFactory");
             p.setProperty("flink.metrics.reporter.prom.port", String.valueOf(ServiceOptions.freePort()));
             p.putAll(overrides);
-            Optional<Path> restore = dataDir.isEmpty() ? Optional.empty()
-                    : LocalPipeline.keepCheckpoints(p, dataDir.get().resolve("checkpoints"));
             PipelineConfig config = PipelineConfig.fromProperties(p);
-            EngramSetup.prepare(config, step -> { });
-            LocalPipeline.refuseLostState(p, config, "the DIR/checkpoints of the data directory it was written with");
-            StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                    EngramJob.flinkConfiguration(p, config));
-            new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-            JobClient job = env.executeAsync("engram-live");
+            LocalPipeline.Prepared prepared;
+            if (dataDir.isPresent()) {
+                PipelineState state = new PipelineState(dataDir.get().resolve("checkpoints"));
+                prepared = LocalPipeline.prepare(p, config, PipelineIdentity.of(config), state, new LocalPipeline.Restore(
+                        fresh, "start with another --data-dir, or without its state with --fresh (its checkpoints are"
+                                + " set aside, not deleted)", "the DIR/checkpoints of the data directory it was written with"),
+                        progress);
+            } else {
+                EngramSetup.prepare(config, step -> { });
+                prepared = new LocalPipeline.Prepared(new JobID(), Optional.empty());
+            }
+            JobClient job = LocalPipeline.environment(p, config, prepared.job()).executeAsync("engram-live");
             Map<String, String> keys;
             ApiKeys apiKeys;
             if (dataDir.isPresent()) {
@@ -104,7 +110,7 @@ public final class LiveProduct implements AutoCloseable {
             try (var writer = Files.newBufferedWriter(settings)) {
                 p.store(writer, "the running ./engram up: ./engram status --config " + settings);
             }
-            return new LiveProduct(stack, job, service, keys, p, restore, settings, dataDir.isEmpty());
+            return new LiveProduct(stack, job, service, keys, p, prepared.restored(), settings, dataDir.isEmpty());
         } catch (Exception | Error e) {
             stack.close();
             throw e;

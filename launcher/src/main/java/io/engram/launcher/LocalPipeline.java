@@ -2,6 +2,7 @@ package io.engram.launcher;
 
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramPipeline;
+import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.client.Topics;
 import io.engram.stack.EmbeddedStack;
@@ -16,13 +17,13 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Properties;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import java.util.stream.Stream;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.PipelineOptionsInternal;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 
 /**
@@ -32,6 +33,9 @@ import org.apache.kafka.common.TopicPartition;
  * resume from the newest (docs/operations.md, "Recovery").
  */
 final class LocalPipeline {
+
+    /** The Flink setting of the checkpoint or savepoint a job restores. */
+    static final String RECOVERY_PATH = "flink.execution.state-recovery.path";
 
     private LocalPipeline() {
     }
@@ -49,24 +53,59 @@ final class LocalPipeline {
         return p;
     }
 
+    /**
+     * How a start treats the state it finds: {@code fresh} sets it aside instead of restoring it; {@code waysOut}
+     * completes the refusal of state written for another pipeline, {@code restoreHint} the refusal of committed
+     * offsets without state (how to restore their state).
+     */
+    record Restore(boolean fresh, String waysOut, String restoreHint) {
+    }
+
+    /** A job ready to start: its id, and the checkpoint it restores. */
+    record Prepared(JobID job, Optional<Path> restored) {
+    }
+
     /** Runs the job until its input ends ({@code kafka.bounded=true}) or it is cancelled. */
-    static void run(Properties properties, PipelineConfig config, String jobName) throws Exception {
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(
-                EngramJob.flinkConfiguration(properties, config));
+    static JobExecutionResult run(Properties properties, PipelineConfig config, String jobName) throws Exception {
+        return run(properties, config, jobName, new JobID());
+    }
+
+    static JobExecutionResult run(Properties properties, PipelineConfig config, String jobName, JobID job) throws Exception {
+        return environment(properties, config, job).execute(jobName);
+    }
+
+    /** The pipeline built on a local environment whose job has the given id (its checkpoints go under it). */
+    static StreamExecutionEnvironment environment(Properties properties, PipelineConfig config, JobID job) {
+        Configuration flink = EngramJob.flinkConfiguration(properties, config);
+        flink.set(PipelineOptionsInternal.PIPELINE_FIXED_JOB_ID, job.toHexString());
+        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-        env.execute(jobName);
+        return env;
     }
 
     /**
-     * Makes the job keep its checkpoints in {@code dir} (kept when it is cancelled or dies) and restore the newest
-     * one there, which it returns.
+     * Readies a pipeline that keeps its checkpoints in {@code state}: restores the newest one there if it was
+     * written for this pipeline (else refuses), refuses offsets without their state, sets up the topics, the index
+     * and the migrations, and records what the new job's checkpoints are written for. Says what it restores.
      */
-    static Optional<Path> keepCheckpoints(Properties properties, Path dir) {
+    static Prepared prepare(Properties properties, PipelineConfig config, PipelineIdentity now, PipelineState state,
+                         Restore restore, Consumer<String> say) throws Exception {
+        Optional<Path> restored = state.restorable(now, restore.fresh(), restore.waysOut(), say);
+        keepCheckpoints(properties, state.dir());
+        restored.ifPresent(c -> properties.setProperty(RECOVERY_PATH, c.toUri().toString()));
+        say.accept(restored.map(c -> "restoring the state of checkpoint " + c)
+                .orElse("no checkpoint in " + state.dir() + ": the job starts without state"));
+        refuseLostState(properties, config, restore.restoreHint());
+        EngramSetup.prepare(config, say::accept);
+        JobID job = new JobID();
+        state.record(job, PipelineIdentity.of(config)); // the topics and the index exist now
+        return new Prepared(job, restored);
+    }
+
+    /** Makes the job keep its checkpoints in {@code dir}, also when it is cancelled or dies. */
+    static void keepCheckpoints(Properties properties, Path dir) {
         properties.setProperty("flink.execution.checkpointing.dir", dir.toAbsolutePath().toUri().toString());
         properties.setProperty("flink.execution.checkpointing.externalized-checkpoint-retention", "RETAIN_ON_CANCELLATION");
-        Optional<Path> newest = latestCheckpoint(dir);
-        newest.ifPresent(c -> properties.setProperty("flink.execution.state-recovery.path", c.toUri().toString()));
-        return newest;
     }
 
     /**
@@ -124,24 +163,21 @@ final class LocalPipeline {
      * the ways out; each is the operator's decision (docs/operations.md, "Recovery").
      */
     static void refuseLostState(Properties properties, PipelineConfig config, String restoreHint) {
-        if (properties.containsKey("flink.execution.state-recovery.path") || !config.startingOffsets().equals("committed")) {
+        if (properties.containsKey(RECOVERY_PATH) || !config.startingOffsets().equals("committed")) {
             return;
         }
-        Map<TopicPartition, OffsetAndMetadata> committed;
-        try (Admin admin = Admin.create(config.kafka().config())) {
-            committed = admin.listConsumerGroupOffsets(config.consumerGroup()).partitionsToOffsetAndMetadata()
-                    .get(30, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading the group's offsets", e);
-        } catch (ExecutionException | TimeoutException e) {
-            throw new IllegalStateException("cannot read the committed offsets of group " + config.consumerGroup(), e);
+        Map<TopicPartition, Long> committed;
+        try {
+            committed = InputOffsets.committed(config.kafka(), config.consumerGroup());
+        } catch (Exception e) {
+            throw new IllegalStateException("cannot read the committed offsets of group " + config.consumerGroup() + ": "
+                    + FailureReason.of(e), e);
         }
         boolean read = committed.entrySet().stream()
-                .anyMatch(e -> e.getValue() != null && Topics.INPUTS.contains(e.getKey().topic()));
+                .anyMatch(e -> e.getValue() >= 0 && Topics.INPUTS.contains(e.getKey().topic()));
         if (read) {
-            throw new IllegalStateException("group " + config.consumerGroup() + " has committed offsets but there is no"
-                    + " checkpoint to restore its state from (state.dir " + config.stateDir() + "): continuing after"
+            throw new Refusal("group " + config.consumerGroup() + " has committed offsets but there is no"
+                    + " checkpoint to restore its state from: continuing after"
                     + " the offsets would lose what only that state held. Restore one with " + restoreHint
                     + ", or replay the input"
                     + " with kafka.starting-offsets=earliest (idempotent writes: OpenSearch ends as before, cycle"

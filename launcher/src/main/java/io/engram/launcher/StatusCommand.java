@@ -2,6 +2,7 @@ package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.client.KafkaClients;
 import io.engram.client.Secrets;
 import io.engram.client.TopicReader;
 import io.engram.client.Topics;
@@ -11,6 +12,9 @@ import io.engram.jobs.EngramPipeline;
 import io.engram.jobs.PipelineConfig;
 import java.io.IOException;
 import java.io.PrintWriter;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -22,15 +26,16 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalDouble;
 import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.common.KafkaException;
 import org.apache.kafka.common.TopicPartition;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -41,11 +46,16 @@ import picocli.CommandLine.Spec;
         description = {"Shows the live pipeline at a glance: job, checkpoint, lag, rates, rejects, freshness, open alerts.",
                 "From Flink's REST API, Kafka and PostgreSQL: the job and its uptime, the last checkpoint, consumer lag",
                 "per input topic, rates in and out, rejects per reason lately, freshness and the open collapse alerts",
-                "per tenant. Exits 1 when the job is not running."})
+                "per tenant. Without --config or --rest, of every ./engram up running here. Exits 1 when a job is not",
+                "running, or nothing runs here."})
 final class StatusCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> ENDED = Set.of("FINISHED", "FAILED", "CANCELED");
+    /** What status answers when nothing runs here and it was not told where to look. */
+    static final String NOTHING_RUNNING = "nothing is running here: start `./engram up`, or give --config FILE / --rest URL";
+    /** How long status waits for a server to take a connection or answer a question. */
+    private static final Duration PATIENCE = Duration.ofSeconds(5);
     /** How long status waits for the JobManager to fetch the tasks' metrics (Flink's fetch interval is 10 s). */
     private static final Duration METRICS_FETCHED = Duration.ofSeconds(15);
 
@@ -54,11 +64,12 @@ final class StatusCommand implements Callable<Integer> {
 
     @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
             description = "the pipeline's settings (kafka.*, postgres.*; flink.rest.address and flink.rest.port name"
-                    + " the JobManager); default: the embedded defaults")
+                    + " the JobManager); default: those of each ./engram up running here")
     Path config;
 
     @Option(names = "--rest", paramLabel = "URL",
-            description = "the JobManager's REST API (default: from the settings, else http://127.0.0.1:8081)")
+            description = "the JobManager's REST API (default: from the settings, else http://127.0.0.1:8081 with"
+                    + " --config)")
     String rest;
 
     @Option(names = "--job", paramLabel = "ID", description = "the job (default: the newest one not ended)")
@@ -71,16 +82,78 @@ final class StatusCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Properties settings = config == null ? new Properties() : RunCommand.load(config);
+        if (config != null || rest != null) {
+            return show(out, config == null ? new Properties() : RunCommand.load(config)) ? 0 : 1;
+        }
+        List<String> removed = new ArrayList<>();
+        List<RunRegistry.Up> ups = RunRegistry.running(removed);
+        removed.forEach(out::println);
+        if (ups.isEmpty()) {
+            out.println(NOTHING_RUNNING);
+            out.flush();
+            return 1;
+        }
+        boolean allRunning = true;
+        for (RunRegistry.Up up : ups) {
+            out.println("up:         process " + up.pid() + ", api " + up.api() + ", settings " + up.settings());
+            allRunning &= Files.isReadable(up.settings()) ? show(out, RunCommand.load(up.settings()))
+                    : gone(out, up.settings());
+        }
+        return allRunning ? 0 : 1;
+    }
+
+    private static boolean gone(PrintWriter out, Path settings) {
+        out.println("job:        its settings file " + settings + " is gone: give --config FILE / --rest URL");
+        out.flush();
+        return false;
+    }
+
+    /** Every part of the pipeline these settings name; whether its job runs. */
+    private boolean show(PrintWriter out, Properties settings) throws InterruptedException {
         PipelineConfig pipeline = PipelineConfig.fromProperties(settings);
         FlinkRest flink = new FlinkRest(rest != null ? rest : "http://" + settings.getProperty("flink.rest.address",
                 "127.0.0.1") + ":" + settings.getProperty("flink.rest.port", "8081"));
         boolean running = printJob(out, flink);
-        printLag(out, pipeline);
-        printRejects(out, pipeline);
+        Optional<String> kafkaDown = unreachable(pipeline.kafkaBootstrap());
+        if (kafkaDown.isPresent()) {
+            String why = "Kafka at " + pipeline.kafkaBootstrap() + " did not answer: " + kafkaDown.get();
+            out.println("lag:        " + why);
+            out.println("rejects:    " + why);
+        } else {
+            KafkaClients kafka = impatient(pipeline);
+            printLag(out, kafka, pipeline.consumerGroup());
+            printRejects(out, kafka);
+        }
         printAlerts(out, pipeline);
         out.flush();
-        return running ? 0 : 1;
+        return running;
+    }
+
+    /**
+     * Why none of the bootstrap addresses takes a TCP connection within {@link #PATIENCE}, if none does: Kafka's
+     * clients retry a refused connection until their own timeout and then report only that time ran out.
+     */
+    private static Optional<String> unreachable(String bootstrap) {
+        String why = "no address in " + bootstrap;
+        for (String address : bootstrap.split(",")) {
+            int colon = address.strip().lastIndexOf(':');
+            try (Socket socket = new Socket()) {
+                socket.connect(new InetSocketAddress(address.strip().substring(0, colon),
+                        Integer.parseInt(address.strip().substring(colon + 1))), (int) PATIENCE.toMillis());
+                return Optional.empty();
+            } catch (IOException | RuntimeException e) {
+                why = FailureReason.of(e);
+            }
+        }
+        return Optional.of(why);
+    }
+
+    /** The pipeline's Kafka clients, giving up on a question after {@link #PATIENCE} instead of a minute. */
+    private static KafkaClients impatient(PipelineConfig pipeline) {
+        Map<String, String> properties = new HashMap<>(pipeline.kafkaProperties());
+        properties.put("request.timeout.ms", String.valueOf(PATIENCE.toMillis()));
+        properties.put("default.api.timeout.ms", String.valueOf(2 * PATIENCE.toMillis()));
+        return new KafkaClients(pipeline.kafkaBootstrap(), properties);
     }
 
     /** Job, checkpoint, rates and freshness from Flink; whether the job runs. */
@@ -89,7 +162,7 @@ final class StatusCommand implements Callable<Integer> {
         try {
             chosen = chooseJob(flink);
         } catch (IOException e) {
-            out.println("job:        no answer from Flink's REST API at " + flink.baseUrl() + " (" + e.getMessage() + ")");
+            out.println("job:        Flink's REST API at " + flink.baseUrl() + " did not answer: " + FailureReason.of(e));
             return false;
         }
         if (chosen == null) {
@@ -129,7 +202,7 @@ final class StatusCommand implements Callable<Integer> {
                     : "p50 " + Math.round(p50.getAsDouble()) + " ms, p99 " + Math.round(p99.getAsDouble())
                     + " ms (event time to acknowledged write, newest 1,024 writes of the slowest subtask)"));
         } catch (IOException e) {
-            out.println("job:        " + id + " " + state + ": its details did not load (" + e.getMessage() + ")");
+            out.println("job:        " + id + " " + state + ": its details did not load: " + FailureReason.of(e));
         }
         return state.equals("RUNNING");
     }
@@ -169,41 +242,41 @@ final class StatusCommand implements Callable<Integer> {
     }
 
     /** The input topics' records not yet committed by the job's consumer group (committed at each checkpoint). */
-    private void printLag(PrintWriter out, PipelineConfig pipeline) throws InterruptedException {
-        try (Admin admin = Admin.create(pipeline.kafka().config())) {
-            Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(pipeline.consumerGroup())
-                    .partitionsToOffsetAndMetadata().get(30, TimeUnit.SECONDS);
-            Map<TopicPartition, OffsetSpec> request = new HashMap<>();
-            admin.describeTopics(Topics.INPUTS).allTopicNames().get(30, TimeUnit.SECONDS).forEach((topic, d) ->
-                    d.partitions().forEach(p -> request.put(new TopicPartition(topic, p.partition()), OffsetSpec.latest())));
-            Map<String, Long> lag = new TreeMap<>();
-            Map<String, Boolean> anyCommitted = new HashMap<>();
-            admin.listOffsets(request).all().get(30, TimeUnit.SECONDS).forEach((tp, end) -> {
-                OffsetAndMetadata at = committed.get(tp);
-                lag.merge(tp.topic(), end.offset() - (at == null ? 0 : at.offset()), Long::sum);
-                anyCommitted.merge(tp.topic(), at != null, Boolean::logicalOr);
-            });
-            List<String> parts = new ArrayList<>();
-            lag.forEach((topic, n) -> parts.add(topic + " " + n + (anyCommitted.get(topic) ? "" : " (nothing committed)")));
-            out.println("lag:        " + String.join(", ", parts) + " (group " + pipeline.consumerGroup() + ")");
-        } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
-            out.println("lag:        Kafka at " + pipeline.kafkaBootstrap() + " did not answer (" + e.getMessage() + ")");
+    private static void printLag(PrintWriter out, KafkaClients kafka, String group) throws InterruptedException {
+        Map<TopicPartition, Long> committed;
+        Map<TopicPartition, Long> end;
+        try (Admin admin = Admin.create(kafka.config())) {
+            committed = InputOffsets.committed(admin, group);
+            end = InputOffsets.end(admin);
+        } catch (ExecutionException | TimeoutException | KafkaException e) {
+            out.println("lag:        Kafka at " + kafka.bootstrap() + " did not answer: " + FailureReason.of(e));
+            return;
         }
+        Map<String, Long> lag = new TreeMap<>();
+        Map<String, Boolean> anyCommitted = new HashMap<>();
+        end.forEach((tp, offset) -> {
+            long at = committed.getOrDefault(tp, -1L);
+            lag.merge(tp.topic(), offset - Math.max(0, at), Long::sum);
+            anyCommitted.merge(tp.topic(), at >= 0, Boolean::logicalOr);
+        });
+        List<String> parts = new ArrayList<>();
+        lag.forEach((topic, n) -> parts.add(topic + " " + n + (anyCommitted.get(topic) ? "" : " (nothing committed)")));
+        out.println("lag:        " + String.join(", ", parts) + " (group " + group + ")");
     }
 
-    private void printRejects(PrintWriter out, PipelineConfig pipeline) {
+    private void printRejects(PrintWriter out, KafkaClients kafka) {
         Instant since = Instant.now().minus(Duration.ofMinutes(rejectsMinutes));
         Map<String, Integer> byReason = new TreeMap<>();
         try {
-            TopicReader.readSince(pipeline.kafka(), Topics.REJECTS, since).forEach(r -> {
+            TopicReader.readSince(kafka, Topics.REJECTS, since).forEach(r -> {
                 try {
                     byReason.merge(JSON.readTree(r.value()).path("reason_code").asText(), 1, Integer::sum);
                 } catch (IOException e) {
                     byReason.merge("(not a reject record)", 1, Integer::sum);
                 }
             });
-        } catch (org.apache.kafka.common.KafkaException e) {
-            out.println("rejects:    " + Topics.REJECTS + " did not read (" + e.getMessage() + ")");
+        } catch (KafkaException e) {
+            out.println("rejects:    " + Topics.REJECTS + " did not read: " + FailureReason.of(e));
             return;
         }
         List<String> parts = new ArrayList<>();
@@ -214,8 +287,12 @@ final class StatusCommand implements Callable<Integer> {
     /** The alerts fired on each tenant's latest closed cycle: those a later healthy cycle has not cleared. */
     private static void printAlerts(PrintWriter out, PipelineConfig pipeline) {
         Map<String, List<String>> open = new TreeMap<>();
-        try (Connection c = DriverManager.getConnection(pipeline.postgresUrl(), pipeline.postgresUser(),
-                Secrets.resolve(pipeline.postgresPassword()));
+        Properties login = new Properties();
+        login.setProperty("user", pipeline.postgresUser());
+        login.setProperty("password", Secrets.resolve(pipeline.postgresPassword()));
+        login.setProperty("connectTimeout", String.valueOf(PATIENCE.toSeconds()));
+        login.setProperty("socketTimeout", String.valueOf(2 * PATIENCE.toSeconds()));
+        try (Connection c = DriverManager.getConnection(pipeline.postgresUrl(), login);
              Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT a.tenant_id, a.kind, a.cycle_id FROM collapse_alerts a"
                      + " JOIN (SELECT tenant_id, max(ts) AS ts FROM cycle_metrics GROUP BY tenant_id) latest"
@@ -224,7 +301,7 @@ final class StatusCommand implements Callable<Integer> {
                 open.computeIfAbsent(rs.getString(1), t -> new ArrayList<>()).add(rs.getString(2) + " (" + rs.getString(3) + ")");
             }
         } catch (java.sql.SQLException e) {
-            out.println("alerts:     PostgreSQL at " + pipeline.postgresUrl() + " did not answer (" + e.getMessage() + ")");
+            out.println("alerts:     PostgreSQL at " + pipeline.postgresUrl() + " did not answer: " + FailureReason.of(e));
             return;
         }
         if (open.isEmpty()) {

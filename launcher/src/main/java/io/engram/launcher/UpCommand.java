@@ -27,6 +27,10 @@ final class UpCommand implements Callable<Integer> {
                     + " checkpoint (default: nothing kept).")
     Path dataDir;
 
+    @Option(names = "--fresh", description = "with --data-dir: start the job without state; its checkpoints are set"
+            + " aside, not restored")
+    boolean fresh;
+
     @Option(names = "--port", paramLabel = "PORT", description = "The API's port on 127.0.0.1 (default: ${DEFAULT-VALUE}).")
     int port = 8080;
 
@@ -42,21 +46,25 @@ final class UpCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
+        if (fresh && dataDir == null) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--fresh sets the state of a --data-dir aside: without one, up keeps no state");
+        }
         Properties settings = config == null ? new Properties() : RunCommand.load(config);
         LogFormat.apply(settings.getProperty(LogFormat.KEY));
         try (UntilStopped untilStopped = new UntilStopped("engram-up");
-             LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), port, tenants, settings,
+             LiveProduct product = LiveProduct.start(Optional.ofNullable(dataDir), fresh, port, tenants, settings,
                 line -> {
                     out.println("[up] " + line);
                     out.flush();
-                })) {
-            product.restoredFrom().ifPresent(c -> out.println("[up] the job resumed from checkpoint " + c));
+                });
+             AutoCloseable recorded = RunRegistry.record(product)) {
             out.println("api: " + product.apiUrl());
             out.println("console: " + product.apiUrl() + "/console/ (type a key below)");
             out.println("flink: " + product.flinkRestUrl() + " (REST API)");
             out.println("metrics: " + product.jobMetricsUrl() + " (the job) and " + product.apiUrl()
                     + "/metrics (the service), in the Prometheus format");
-            out.println("status: ./engram status --config " + product.settingsFile());
+            out.println("status: ./engram status (it finds this up; or --config " + product.settingsFile() + ")");
             printKeys(out, product.keys());
             if (dataDir != null) {
                 out.println("keys: kept as digests in " + dataDir.resolve(LiveProduct.KEY_FILE)

@@ -101,6 +101,38 @@ abstract class ConsoleChecks {
     }
 
     @Test
+    void withoutAKeyTheFirstScreenSaysWhatToPasteWhereItComesFromAndWhatEachPageShows() throws Exception {
+        LiveProductViewsTest.browser().get(LiveProductViewsTest.live().product.apiUrl() + "/console/");
+        LiveProductViewsTest.browser().executeScript("sessionStorage.clear()");
+        LiveProductViewsTest.browser().navigate().refresh();
+        WebElement welcome = wait(ExpectedConditions.visibilityOfElementLocated(By.id("welcome")));
+        assertThat(welcome.getText()).contains("key: TENANT KEY", "./engram up", "./engram demo --serve",
+                "./engram serve --api-keys FILE", "KEY=tenant", "operator");
+        List<String> pages = new ArrayList<>();
+        LiveProductViewsTest.browser().findElements(By.cssSelector("nav button")).forEach(b -> pages.add(b.getText()));
+        List<String> explained = new ArrayList<>();
+        for (WebElement term : welcome.findElements(By.tagName("dt"))) {
+            explained.add(term.getText());
+            assertThat(term.findElement(By.xpath("following-sibling::dd[1]")).getText()).as(term.getText()).isNotBlank();
+        }
+        assertThat(explained).as("every page is explained").isEqualTo(pages).hasSize(5);
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("main section[id^='page-']")))
+                .noneMatch(WebElement::isDisplayed);
+        screenshot("welcome");
+
+        // a page asked for, or a key refused, keeps the first screen and says why
+        LiveProductViewsTest.browser().findElement(By.cssSelector("nav button[data-page='health']")).click();
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("status")).getText()).isEqualTo("paste an API key first");
+        LiveProductViewsTest.browser().findElement(By.id("key")).sendKeys("not-a-key-of-anyone");
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#login button")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "401 unauthorized"));
+        assertThat(welcome.isDisplayed()).isTrue();
+
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("welcome")).isDisplayed()).isFalse();
+    }
+
+    @Test
     void theMemoriesListShowsWhatTheApiReturnsForTheTenantAndNothingOfAnother() throws Exception {
         open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
         wait(d -> d.findElements(By.cssSelector("#memories-table tbody tr")).size() >= 4);

@@ -10,7 +10,8 @@ import io.engram.client.Topics;
 import io.engram.jobs.EngramJob;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
-import io.engram.service.MemoryService;
+import io.engram.service.Route;
+import io.engram.service.Routes;
 import io.engram.service.ServiceConfig;
 import io.engram.service.ServiceMain;
 import io.engram.store.MemoryIndexTemplate;
@@ -307,7 +308,7 @@ class DeploymentManifestsTest {
             assertThat(e.path("name").asText()).isEqualTo("ENGRAM_API_KEYS");
             assertThat(e.at("/valueFrom/secretKeyRef/name").asText()).isNotEqualTo(secret); // never in the settings
         });
-        List<String> served = MemoryService.ROUTES.stream().filter(r -> r.method().equals("GET")).map(MemoryService.Route::template)
+        List<String> served = Routes.ALL.stream().filter(r -> r.method().equals("GET")).map(Route::template)
                 .toList();
         assertThat(served).contains(container.at("/readinessProbe/httpGet/path").asText(),
                 container.at("/livenessProbe/httpGet/path").asText());

@@ -1,7 +1,9 @@
 package io.engram.launcher;
 
-import java.io.File;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -50,13 +52,32 @@ class LiveProductViewsTest {
     static synchronized ChromeDriver browser() {
         if (browser == null) {
             ChromeOptions options = new ChromeOptions();
-            options.setBinary(System.getProperty("engram.chromium", "/usr/bin/chromium"));
+            options.setBinary(CHROMIUM.toString());
             options.addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--window-size=1280,1000");
             browser = new ChromeDriver(new ChromeDriverService.Builder()
-                    .usingDriverExecutable(new File(System.getProperty("engram.chromedriver", "/usr/bin/chromedriver")))
-                    .build(), options);
+                    .usingDriverExecutable(CHROMEDRIVER.toFile()).build(), options);
         }
         return browser;
+    }
+
+    private static final Path CHROMIUM = Path.of(System.getProperty("engram.chromium", "/usr/bin/chromium"));
+    private static final Path CHROMEDRIVER = Path.of(System.getProperty("engram.chromedriver", "/usr/bin/chromedriver"));
+
+    /**
+     * The console's tests fail at once, with one line saying how to install what they drive, when the browser is
+     * not there: {@code ./engram test} installs it; a plain {@code mvn verify} without it does not pass.
+     */
+    static void requireBrowser() {
+        List<String> missing = java.util.stream.Stream.of(CHROMIUM, CHROMEDRIVER).filter(f -> !Files.isExecutable(f))
+                .map(Path::toString).toList();
+        if (!missing.isEmpty()) {
+            AssertionError error = new AssertionError("the console's browser tests drive Debian's chromium through its"
+                    + " chromedriver, and " + String.join(" and ", missing) + " is not there: install them with"
+                    + " `apt-get install -y chromium chromium-driver` (as root), or run the tests with ./engram test,"
+                    + " which installs them");
+            error.setStackTrace(new StackTraceElement[0]); // the line above is the whole story
+            throw error;
+        }
     }
 
     /** The product the checks look at is whole: the service finds OpenSearch, Kafka and PostgreSQL. */
@@ -76,5 +97,9 @@ class LiveProductViewsTest {
 
     @Nested
     class Console extends ConsoleChecks {
+        @BeforeAll
+        static void browserInstalled() {
+            requireBrowser();
+        }
     }
 }

@@ -147,6 +147,26 @@ class McpEndpointTest {
     }
 
     @Test
+    void forgetTakesTheIdTheCallerGaveTheMemoryWithinItsTenant() throws Exception {
+        assertThat(remember(acme, Map.of("memory_id", "m-wifi", "text", "Acme's guest wifi password changes monthly.")))
+                .isEqualTo("acme/m-wifi");
+        assertThat(remember(globex, Map.of("memory_id", "m-wifi", "text", "Globex's guest wifi password never changes.")))
+                .isEqualTo("globex/m-wifi");
+        Polling.await("both are searchable", VISIBLE, () -> searchIds(acme, "guest wifi password").contains("acme/m-wifi")
+                && searchIds(globex, "guest wifi password").contains("globex/m-wifi"));
+
+        CallToolResult forget = call(acme, "forget", Map.of("scope", "memory", "id", "m-wifi"));
+        assertThat(forget.isError()).as(text(forget)).isNotEqualTo(Boolean.TRUE);
+        assertThat(structured(forget).get("target").asText()).isEqualTo("acme/m-wifi");
+        Polling.await("acme's is forgotten", VISIBLE, () -> !searchIds(acme, "guest wifi password").contains("acme/m-wifi"));
+        assertThat(searchIds(globex, "guest wifi password")).as("globex's m-wifi untouched").contains("globex/m-wifi");
+    }
+
+    private static List<String> searchIds(McpSyncClient client, String query) {
+        return ids(structured(call(client, "search", Map.of("query", query))).get("results"));
+    }
+
+    @Test
     void aTurnOfASessionIsRecalledInItsConversation() throws Exception {
         String id = remember(acme, Map.of("text", "Let's book the Lisbon flight for the 14th of March.",
                 "session_id", "trip-42", "seq", 0, "user_id", "u-7"));

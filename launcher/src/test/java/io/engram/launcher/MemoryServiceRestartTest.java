@@ -190,7 +190,7 @@ class MemoryServiceRestartTest {
         writeTurns(product.apiUrl(), 40, 41, Duration.ofDays(1));
         PipelineConfig config = PipelineConfig.fromProperties(product.pipeline());
         await("every input record read and checkpointed",
-                () -> InputOffsets.allRead(config.kafkaBootstrap(), config.consumerGroup()));
+                () -> InputOffsets.allRead(config.kafka(), config.consumerGroup()));
         Optional<Path> read = LocalPipeline.latestCheckpoint(checkpoints);
         await("a checkpoint after the last record", () -> !LocalPipeline.latestCheckpoint(checkpoints).equals(read));
         Map<String, List<String>> ending = new TreeMap<>();

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.service.ApiKeys;
 import io.engram.service.MemoryService;
+import io.engram.service.Routes;
 import io.engram.service.ServiceConfig;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
@@ -181,6 +182,33 @@ class MemoryServiceTest {
     }
 
     @Test
+    void aMemoryIsReadAndForgottenByTheIdTheCallerGaveItAndAnotherTenantsIsUntouched() throws Exception {
+        assertThat(accepted(call("POST", "/v1/memories", acme, "{\"memory_id\": \"m-1\", \"text\": \"Acme's office"
+                + " plant is a fern called Gerald.\"}"))).containsExactly("acme/m-1");
+        assertThat(accepted(call("POST", "/v1/memories", globex, "{\"memory_id\": \"m-1\", \"text\": \"Globex's office"
+                + " plant is a cactus called Spike.\"}"))).containsExactly("globex/m-1");
+        await("both tenants' m-1 are stored", () -> call("GET", "/v1/memories/m-1", acme, null).status() == 200
+                && call("GET", "/v1/memories/m-1", globex, null).status() == 200);
+        Answer byOwnId = call("GET", "/v1/memories/m-1", acme, null);
+        assertThat(byOwnId.body().get("id").asText()).isEqualTo("acme/m-1");
+        assertThat(byOwnId.body().get("text").asText()).contains("fern");
+        assertThat(call("GET", "/v1/memories/" + encode("acme/m-1"), acme, null).body()).isEqualTo(byOwnId.body());
+        assertThat(call("GET", "/v1/memories/" + encode("globex/m-1"), acme, null).status()).isEqualTo(404);
+
+        Answer forget = call("DELETE", "/v1/memories/m-1", acme, null);
+        assertThat(forget.body().get("target").asText()).isEqualTo("acme/m-1");
+        assertThat(awaitForget(acme, forget).get("records_removed").asLong()).isEqualTo(1);
+        assertThat(call("GET", "/v1/memories/m-1", acme, null).status()).isEqualTo(404);
+        assertThat(storedIds("acme", "type", "memory")).doesNotContain("acme/m-1");
+
+        Answer theirs = call("GET", "/v1/memories/m-1", globex, null);
+        assertThat(theirs.status()).isEqualTo(200);
+        assertThat(theirs.body().get("text").asText()).contains("cactus");
+        assertThat(storedIds("globex", "type", "memory")).contains("globex/m-1");
+        assertThat(searchIds(globex, "office plant cactus")).contains("globex/m-1");
+    }
+
+    @Test
     void forgettingAUserLeavesNothingOfThemAndKeepsEveryoneElse() throws Exception {
         List<String> ann = new ArrayList<>(accepted(call("POST", "/v1/turns", acme, turns("ann-1", "ann",
                 "Ann's daughter Lila starts violin lessons in March.", "Noted: violin lessons for Lila in March."))));
@@ -332,7 +360,7 @@ class MemoryServiceTest {
         spec.get("paths").properties().forEach(path -> path.getValue().properties()
                 .forEach(method -> documented.add(method.getKey().toUpperCase() + " " + path.getKey())));
         Set<String> served = new TreeSet<>();
-        MemoryService.ROUTES.forEach(r -> served.add(r.method() + " " + r.template()));
+        Routes.ALL.forEach(r -> served.add(r.toString()));
         assertThat(documented).isEqualTo(served);
         for (String route : documented) { // each documented route is one the server answers, not an unknown path
             String[] methodAndPath = route.split(" ", 2);

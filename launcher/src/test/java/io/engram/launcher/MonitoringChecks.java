@@ -38,18 +38,29 @@ abstract class MonitoringChecks {
     private static final Pattern METRIC = Pattern.compile("\\b(?:flink|engram)_[A-Za-z0-9_]+");
     private final HttpClient http = HttpClient.newHttpClient();
 
+    /** What {@code ./engram status} shows, without a flag: it finds the product through the record {@code up} makes. */
     @Test
-    void statusShowsTheLivePipeline() throws Exception {
+    void statusFindsTheRunningUpAndShowsItsPipeline() throws Exception {
+        try (AutoCloseable recorded = RunRegistry.record(LiveProductViewsTest.live().product)) {
+            statusShowsTheLivePipeline();
+        }
+    }
+
+    private void statusShowsTheLivePipeline() throws Exception {
         CliRun[] last = new CliRun[1];
         Polling.await("status shows every input read and checkpointed, and the open alerts", Duration.ofSeconds(180), () -> {
-            last[0] = CliRun.of("status", "--config", LiveProductViewsTest.live().product.settingsFile().toString());
+            last[0] = CliRun.of("status");
             return last[0].out().contains(Topics.DOCS + " 0,") && last[0].out().contains(Topics.MEMORIES + " 0,")
+                    && last[0].out().contains(Topics.FORGETS + " 0") // the console's test may have sent a forget
                     && last[0].out().contains(Topics.TURNS + " 0 ")
                     && last[0].out().contains("sim-churn: churn") && last[0].out().contains("sim-collapse: collapse-")
                     && last[0].out().contains("freshness:  p50");
         }, () -> "\n" + last[0].out() + last[0].err());
         String out = last[0].out();
         assertThat(last[0].exit()).as(out).isZero();
+        assertThat(line(out, "up:")).isEqualTo("up:         process " + ProcessHandle.current().pid() + ", api "
+                + LiveProductViewsTest.live().product.apiUrl() + ", settings "
+                + LiveProductViewsTest.live().product.settingsFile().toAbsolutePath());
         assertThat(line(out, "job:")).matches("job: +engram-live [0-9a-f]{32} RUNNING, up \\d+ (s|min)");
         assertThat(line(out, "checkpoint:")).matches("checkpoint: #\\d+ completed \\d+ s ago, \\d+ (B|KiB|MiB), took \\d+ ms; \\d+ failed so far");
         // the fixture sends no forget (the console's test may, before or after): the group may have committed nothing there

@@ -56,13 +56,19 @@ class RunCommandTest {
                 "postgres.url=" + postgres.jdbcUrl(),
                 "postgres.user=postgres",
                 "checkpoint.interval=500ms",
-                "state.dir=" + dir.resolve("state"),
                 "flink.restart-strategy.type=none"));
 
         CliRun run = CliRun.of("run", "--config", config.toString());
 
         assertThat(run.exit()).as(run.err()).isZero();
-        assertThat(run.out()).contains("migrations applied: none pending").contains(openSearch.httpUrl());
+        assertThat(run.out()).contains("migrations applied: none pending").contains(openSearch.httpUrl())
+                .contains("the bounded run ended: 2 records read by this run; the input's committed offsets (group"
+                        + " run-command-test): ");
+        // without state.dir, per user and Kafka cluster, never the working directory
+        try (Admin admin = Admin.create(Map.of("bootstrap.servers", kafka.bootstrapServers()))) {
+            assertThat(run.out()).contains("state: " + EngramHome.dir().resolve("state")
+                    .resolve(admin.describeCluster().clusterId().get()).resolve("run-command-test").toAbsolutePath());
+        }
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(), "engram-memories-run-command",
                 RetryPolicy.DEFAULT)) {
             store.refresh();

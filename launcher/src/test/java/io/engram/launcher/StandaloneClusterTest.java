@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.client.EngramProducer;
+import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
 import io.engram.cluster.FlinkRest;
@@ -145,8 +146,8 @@ class StandaloneClusterTest {
                 producer.send(turn(LATE, "s1", seq, later.plusSeconds(60L * seq + 5)));
             }
         }
-        Map<TopicPartition, Long> end = InputOffsets.end(kafka.bootstrapServers());
-        await("every input record read and checkpointed", job, () -> InputOffsets.committed(kafka.bootstrapServers(), "cluster-kill").equals(end));
+        Map<TopicPartition, Long> end = InputOffsets.end(KafkaClients.at(kafka.bootstrapServers()));
+        await("every input record read and checkpointed", job, () -> InputOffsets.committed(KafkaClients.at(kafka.bootstrapServers()), "cluster-kill").equals(end));
         // ./engram status against the cluster (what an operator runs after cluster up + submit): this job, running
         // since its restart, with nothing left to read and the end-to-end input's malformed records counted
         CliRun status = CliRun.of("status", "--config", killRun.toString(), "--rest", rest.baseUrl(), "--job", job,
@@ -213,8 +214,8 @@ class StandaloneClusterTest {
                 producer.send(turn(LATE, "s1", seq, later.plusSeconds(60L * seq + 5)));
             }
         }
-        Map<TopicPartition, Long> end = InputOffsets.end(kafka.bootstrapServers());
-        await("every input record read and checkpointed", second, () -> InputOffsets.committed(kafka.bootstrapServers(), "cluster-resume").equals(end));
+        Map<TopicPartition, Long> end = InputOffsets.end(KafkaClients.at(kafka.bootstrapServers()));
+        await("every input record read and checkpointed", second, () -> InputOffsets.committed(KafkaClients.at(kafka.bootstrapServers()), "cluster-resume").equals(end));
         rest.stopWithSavepoint(second, true);
         assertThat(rest.awaitState(second, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
         Map<String, List<String>> documents;
@@ -352,7 +353,7 @@ class StandaloneClusterTest {
         withParallelism.putAll(settings);
         withParallelism.setProperty("parallelism", String.valueOf(parallelism));
         return rest.run(jarId, new FlinkRest.RunRequest(EngramJob.class.getName(), parallelism,
-                ClusterCommand.programArgs(withParallelism), savepoint));
+                ClusterCommand.programArgs(withParallelism), savepoint, null));
     }
 
     /** The job runs every operator at {@code parallelism}, restored from {@code savepoint} (or from nothing). */

@@ -3,11 +3,12 @@ package io.engram.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.PayloadKind;
+import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
-import io.engram.store.MemoryStore;
 import io.modelcontextprotocol.common.McpTransportContext;
 import io.modelcontextprotocol.server.McpServer;
 import io.modelcontextprotocol.server.McpStatelessServerFeatures.SyncResourceTemplateSpecification;
@@ -30,11 +31,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import reactor.core.publisher.Mono;
 
 /**
@@ -46,29 +44,28 @@ import reactor.core.publisher.Mono;
  */
 final class McpEndpoint implements McpStatelessServerTransport {
 
-    private static final Logger LOG = LoggerFactory.getLogger(McpEndpoint.class);
     private static final String TENANT = "engram.tenant";
     private static final String DOCUMENTS = "engram://documents/";
     private static final int DEFAULT_BUDGET = 2000;
     private static final int MAX_DOCUMENT_RECORDS = 10_000;
 
     /** One of the API's operations, called with the tenant and the tool's arguments as a JSON object. */
-    private interface Operation {
+    private interface Tool {
         CallToolResult run(String tenant, ObjectNode arguments) throws ApiError, SQLException;
     }
 
-    private final MemoryService service;
+    private final Operations operations;
     private final McpJackson json = McpJackson.INSTANCE;
     private final McpStatelessSyncServer server;
     private McpStatelessServerHandler handler;
 
-    McpEndpoint(MemoryService service) {
-        this.service = service;
-        Map<String, Operation> operations = Map.of("remember", this::remember, "recall", this::recall,
+    McpEndpoint(Operations operations) {
+        this.operations = operations;
+        Map<String, Tool> byName = Map.of("remember", this::remember, "recall", this::recall,
                 "search", this::search, "forget", this::forget);
         List<SyncToolSpecification> tools = new ArrayList<>();
         for (McpSchema.Tool tool : toolDefinitions()) {
-            tools.add(new SyncToolSpecification(tool, (context, request) -> call(operations.get(tool.name()),
+            tools.add(new SyncToolSpecification(tool, (context, request) -> call(byName.get(tool.name()),
                     (String) context.get(TENANT), request.arguments())));
         }
         McpSchema.ResourceTemplate document = McpSchema.ResourceTemplate.builder()
@@ -113,29 +110,29 @@ final class McpEndpoint implements McpStatelessServerTransport {
     }
 
     /** Answers one POSTed JSON-RPC message of {@code tenant}'s: a response (200), or nothing for a notification (202). */
-    MemoryService.Answer handle(String tenant, byte[] body) throws ApiError {
+    Reply handle(String tenant, byte[] body) throws ApiError {
         JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) { // untrusted bytes: whatever the SDK's parser throws is a bad body
-            return new MemoryService.Answer(400, parseError("not a JSON-RPC request or notification: " + e.getMessage()));
+            return Reply.of(400, parseError("not a JSON-RPC request or notification: " + e.getMessage()));
         }
         McpTransportContext context = McpTransportContext.create(Map.of(TENANT, tenant));
         if (message instanceof JSONRPCRequest request) {
             if (McpSchema.METHOD_RESOURCES_LIST.equals(request.method())) {
-                return new MemoryService.Answer(200, ResponsesJson.JSON.valueToTree(
+                return Reply.ok(ResponsesJson.JSON.valueToTree(
                         JSONRPCResponse.result(request.id(), listDocuments(tenant))));
             }
             JSONRPCResponse response = handler.handleRequest(context, request)
                     .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
-            return new MemoryService.Answer(200, ResponsesJson.JSON.valueToTree(response));
+            return Reply.ok(ResponsesJson.JSON.valueToTree(response));
         }
         if (message instanceof JSONRPCNotification notification) {
             handler.handleNotification(context, notification)
                     .contextWrite(c -> c.put(McpTransportContext.KEY, context)).block();
-            return new MemoryService.Answer(202, null);
+            return Reply.of(202, null);
         }
-        throw new ApiError(400, "invalid_request", "the MCP endpoint takes requests and notifications only");
+        throw ApiError.invalid("the MCP endpoint takes requests and notifications only");
     }
 
     /** A JSON-RPC error without a request id, as JSON-RPC 2.0 answers a body it could not read (the SDK's type needs an id). */
@@ -145,27 +142,16 @@ final class McpEndpoint implements McpStatelessServerTransport {
         return error;
     }
 
-    private CallToolResult call(Operation operation, String tenant, Map<String, Object> arguments) {
+    private CallToolResult call(Tool tool, String tenant, Map<String, Object> arguments) {
         ObjectNode args = arguments == null ? ResponsesJson.JSON.createObjectNode()
                 : ResponsesJson.JSON.valueToTree(arguments);
         try {
-            return operation.run(tenant, args);
-        } catch (ApiError e) {
-            return failure(e.code, e.getMessage());
-        } catch (SQLException e) {
-            LOG.warn("PostgreSQL failed during an MCP tool call", e);
-            return failure("postgres_unavailable", "the forget log is unavailable; retry");
-        } catch (RuntimeException e) {
-            LOG.error("an MCP tool call failed", e);
-            return failure("internal_error", "the tool failed; see the server log");
+            return tool.run(tenant, args);
+        } catch (ApiError | SQLException | RuntimeException e) {
+            ApiError error = ApiError.of(e, "an MCP tool call");
+            return CallToolResult.builder().isError(true).addTextContent(error.code + ": " + error.getMessage())
+                    .structuredContent(ResponsesJson.JSON.convertValue(ResponsesJson.error(error), Map.class)).build();
         }
-    }
-
-    private static CallToolResult failure(String code, String message) {
-        ObjectNode body = ResponsesJson.JSON.createObjectNode();
-        body.putObject("error").put("code", code).put("message", message);
-        return CallToolResult.builder().isError(true).addTextContent(code + ": " + message)
-                .structuredContent(ResponsesJson.JSON.convertValue(body, Map.class)).build();
     }
 
     private static CallToolResult success(String text, JsonNode structured) {
@@ -178,7 +164,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
         boolean turn = args.has("session_id");
         for (String field : turn ? List.of("type", "memory_id") : List.of("user_id", "role", "turn_id", "seq")) {
             if (args.has(field)) {
-                throw new ApiError(400, "invalid_request", field + (turn ? " is for a memory, not a turn of a session"
+                throw ApiError.invalid(field + (turn ? " is for a memory, not a turn of a session"
                         : " is for a turn of a session: give session_id too"));
             }
         }
@@ -190,51 +176,46 @@ final class McpEndpoint implements McpStatelessServerTransport {
                 args.put("role", "user");
             }
         }
-        MemoryService.Answer answer = service.write(tenant, turn ? PayloadKind.TURN : PayloadKind.MEMORY, args);
-        JsonNode body = (JsonNode) answer.body();
-        if (body.get("accepted").isEmpty()) {
-            JsonNode reject = body.get("rejected").get(0);
-            throw new ApiError(400, reject.get("code").asText(), reject.get("message").asText());
+        Writes.Written written = operations.write(tenant, turn ? PayloadKind.TURN : PayloadKind.MEMORY, args);
+        if (written.accepted().isEmpty()) {
+            Writes.Rejection reject = written.rejected().get(0);
+            throw new ApiError(400, reject.code(), reject.message());
         }
-        return success("Remembered as " + body.get("accepted").get(0).asText()
-                + "; it is searchable once the pipeline has indexed it (about a second).", body);
+        return success("Remembered as " + written.accepted().get(0)
+                + "; it is searchable once the pipeline has indexed it (about a second).", ResponsesJson.written(written));
     }
 
     private CallToolResult recall(String tenant, ObjectNode args) throws ApiError {
         if (!args.has("budget_tokens")) {
             args.put("budget_tokens", DEFAULT_BUDGET);
         }
-        ObjectNode context = service.reading(() -> service.context(tenant, args, new Stages()));
-        String prompt = context.get("prompt").asText();
-        return success(prompt.isEmpty() ? "Nothing relevant is remembered." : prompt + "\n(" + context.get("tokens_used")
-                + " of " + context.get("budget_tokens") + " tokens)", context);
+        AssembledContext context = operations.context(tenant, args, new Stages());
+        String prompt = context.promptText();
+        return success(prompt.isEmpty() ? "Nothing relevant is remembered." : prompt + "\n(" + context.tokensUsed()
+                + " of " + context.budget() + " tokens)", ResponsesJson.context(tenant, context));
     }
 
     private CallToolResult search(String tenant, ObjectNode args) throws ApiError {
-        ObjectNode results = service.reading(() -> service.search(tenant, args, new Stages()));
+        List<HybridRetriever.Result> results = operations.search(tenant, args, new Stages());
         StringBuilder text = new StringBuilder();
-        for (JsonNode r : results.get("results")) {
-            text.append(String.format("- [%s] (%s, %.3f) %s%n", r.get("id").asText(), r.get("type").asText(),
-                    r.get("score").asDouble(), r.get("text").asText().strip()));
+        for (HybridRetriever.Result r : results) {
+            text.append(String.format("- [%s] (%s, %.3f) %s%n", r.record().id(), r.record().type().label(), r.score(),
+                    r.record().text().strip()));
         }
-        return success(text.isEmpty() ? "No results." : text.toString(), results);
+        return success(text.isEmpty() ? "No results." : text.toString(), ResponsesJson.search(tenant, results));
     }
 
     private CallToolResult forget(String tenant, ObjectNode args) throws ApiError, SQLException {
         ForgetScope scope = ForgetScope.ofLabel(args.get("scope").asText());
-        String target = args.get("id").asText();
-        JsonNode forget = (JsonNode) service.forget(tenant, scope, target).body();
-        return success("Forgetting " + scope.label() + " " + target + " as " + forget.get("forget_id").asText()
-                + ": the pipeline removes it within seconds.", forget);
+        Operations.ForgetReceipt forget = operations.forget(tenant, scope, args.get("id").asText());
+        return success("Forgetting " + scope.label() + " " + forget.target() + " as " + forget.forgetId()
+                + ": the pipeline removes it within seconds.", ResponsesJson.forgetRequested(forget));
     }
 
     /** {@code resources/list} per tenant: the SDK's registry lists the same resources to every caller. */
-    private McpSchema.ListResourcesResult listDocuments(String tenant) {
-        MemoryStore.ReadBatch reads = service.store().reads(tenant);
-        var documents = reads.documents();
-        reads.run();
+    private McpSchema.ListResourcesResult listDocuments(String tenant) throws ApiError {
         List<McpSchema.Resource> resources = new ArrayList<>();
-        for (MemoryStore.Document d : documents.get()) {
+        for (MemoryReads.Document d : operations.documents(tenant)) {
             resources.add(McpSchema.Resource.builder().uri(documentUri(d.agentId(), d.path())).name(d.path())
                     .title(d.agentId() + ": " + d.path())
                     .description("version " + d.version() + ", " + d.records() + " rules and lore records")
@@ -250,7 +231,6 @@ final class McpEndpoint implements McpStatelessServerTransport {
 
     /** The document's records in document order, under a heading per tier. */
     private McpSchema.ReadResourceResult readDocument(McpTransportContext context, McpSchema.ReadResourceRequest request) {
-        String tenant = (String) context.get(TENANT);
         String[] parts = request.uri().substring(DOCUMENTS.length()).split("/", -1);
         if (parts.length != 2) {
             throw McpError.builder(McpSchema.ErrorCodes.INVALID_PARAMS)
@@ -258,12 +238,21 @@ final class McpEndpoint implements McpStatelessServerTransport {
         }
         String agentId = URLDecoder.decode(parts[0], StandardCharsets.UTF_8);
         String path = URLDecoder.decode(parts[1], StandardCharsets.UTF_8);
-        List<MemoryRecord> records = service.store().find(tenant, Map.of("agent_id", agentId, "doc_path", path),
-                EnumSet.of(RecordType.INVARIANT, RecordType.LORE), MAX_DOCUMENT_RECORDS, "position", true);
+        List<MemoryRecord> records;
+        try {
+            records = operations.document((String) context.get(TENANT), agentId, path, MAX_DOCUMENT_RECORDS);
+        } catch (ApiError e) {
+            throw McpError.builder(McpSchema.ErrorCodes.INTERNAL_ERROR).message(e.getMessage()).build();
+        }
         if (records.isEmpty()) {
             throw McpError.builder(McpSchema.ErrorCodes.RESOURCE_NOT_FOUND)
                     .message("no document " + path + " of agent " + agentId).build();
         }
+        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(request.uri(), "text/markdown",
+                documentText(agentId, path, records))));
+    }
+
+    private static String documentText(String agentId, String path, List<MemoryRecord> records) {
         StringBuilder text = new StringBuilder("# ").append(path).append(" (agent ").append(agentId).append(", version ")
                 .append(records.get(0).docVersion()).append(")\n");
         for (int tier = 1; tier <= 3; tier++) {
@@ -274,8 +263,7 @@ final class McpEndpoint implements McpStatelessServerTransport {
                 ofTier.forEach(r -> text.append("\n").append(r.text().strip()).append('\n'));
             }
         }
-        return new McpSchema.ReadResourceResult(List.of(new McpSchema.TextResourceContents(request.uri(), "text/markdown",
-                text.toString())));
+        return text.toString();
     }
 
     private static int tierOf(MemoryRecord r) {

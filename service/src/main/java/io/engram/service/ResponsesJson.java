@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
-import io.engram.store.MemoryStore;
+import io.engram.store.RecordIds;
 import java.util.List;
 import java.util.Locale;
 
@@ -68,12 +68,33 @@ public final class ResponsesJson {
         return o;
     }
 
-    static ObjectNode page(MemoryStore.Page page) {
+    /** One record with the ids of the records its source refs name ({@code GET /v1/memories/{id}}). */
+    static ObjectNode recordWithSources(MemoryRecord r) {
+        ObjectNode record = record(r);
+        RecordIds.sourceIds(r).forEach(record.putArray("source_ids")::add);
+        return record;
+    }
+
+    static ObjectNode page(MemoryReads.Page page) {
         ObjectNode root = JSON.createObjectNode();
         ArrayNode records = root.putArray("records");
         page.records().forEach(r -> records.add(record(r)));
         root.put("next_cursor", page.nextCursor());
         return root;
+    }
+
+    static ObjectNode written(Writes.Written written) {
+        ObjectNode root = JSON.createObjectNode();
+        written.accepted().forEach(root.putArray("accepted")::add);
+        ArrayNode rejected = root.putArray("rejected");
+        written.rejected().forEach(r -> rejected.addObject().put("index", r.index()).put("code", r.code())
+                .put("message", r.message()));
+        return root;
+    }
+
+    static ObjectNode forgetRequested(Operations.ForgetReceipt receipt) {
+        return JSON.createObjectNode().put("forget_id", receipt.forgetId()).put("scope", receipt.scope().label())
+                .put("target", receipt.target()).put("status", "pending");
     }
 
     static ObjectNode forget(ForgetLog.Status s) {
@@ -84,5 +105,12 @@ public final class ResponsesJson {
             o.put("completed_at", s.completedAt().toString()).put("records_removed", s.recordsRemoved());
         }
         return o;
+    }
+
+    /** The error body of the API, and of an MCP tool's error result. */
+    static ObjectNode error(ApiError e) {
+        ObjectNode root = JSON.createObjectNode();
+        root.putObject("error").put("code", e.code).put("message", e.getMessage());
+        return root;
     }
 }

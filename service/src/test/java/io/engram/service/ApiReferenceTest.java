@@ -35,7 +35,7 @@ class ApiReferenceTest {
         List<String> documented = new ArrayList<>();
         OpenApi.document().get("paths").properties().forEach(path -> path.getValue().properties()
                 .forEach(method -> documented.add(method.getKey().toUpperCase() + " " + path.getKey())));
-        List<String> served = MemoryService.ROUTES.stream().map(r -> r.method() + " " + r.template()).toList();
+        List<String> served = Routes.ALL.stream().map(Route::toString).toList();
         assertThat(documented).containsExactlyInAnyOrderElementsOf(served);
     }
 

@@ -3,6 +3,7 @@ package io.engram.stack;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -19,6 +20,14 @@ public final class EmbeddedStack implements AutoCloseable {
     /** What to start, on which ports ({@code 0} = free) and where to keep data. */
     public record Config(Set<Service> services, int kafkaPort, int openSearchPort, int postgresPort,
                          Optional<Path> dataRoot) {
+
+        /**
+         * The whole embedded product's servers: all three on free ports, their data under {@code dataRoot} when
+         * given (kept across restarts), else in temporary directories removed at stop.
+         */
+        public static Config all(Optional<Path> dataRoot) {
+            return new Config(EnumSet.allOf(Service.class), 0, 0, 0, dataRoot);
+        }
 
         ServiceOptions options(Service service) {
             int port = switch (service) {

@@ -12,7 +12,6 @@ import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -32,7 +31,7 @@ class EmbeddedStackRestartTest {
 
     @Test
     void dataSurvivesARestartWhenADirectoryIsGiven() throws Exception {
-        EmbeddedStack.Config config = new EmbeddedStack.Config(EnumSet.allOf(Service.class), 0, 0, 0, Optional.of(dataRoot));
+        EmbeddedStack.Config config = EmbeddedStack.Config.all(Optional.of(dataRoot));
         List<Service> readyOrder = new ArrayList<>();
         try (EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> readyOrder.add(service))) {
             assertThat(readyOrder).containsExactlyInAnyOrder(Service.values());

@@ -204,6 +204,23 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         }
     }
 
+    /**
+     * The cluster's uuid and this index's uuid, empty when the index does not exist: what a pipeline's state was
+     * written against (a new cluster, or the index deleted and made again, has other uuids).
+     */
+    public List<String> clusterAndIndexUuid() {
+        try {
+            String cluster = client.info().clusterUuid();
+            if (!client.indices().exists(e -> e.index(index)).value()) {
+                return List.of(cluster, "");
+            }
+            var settings = client.indices().getSettings(g -> g.index(index)).result().values().iterator().next();
+            return List.of(cluster, settings.settings().index().uuid());
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot reach OpenSearch for index " + index, e);
+        }
+    }
+
     @Override
     public String embeddingModel() {
         try {

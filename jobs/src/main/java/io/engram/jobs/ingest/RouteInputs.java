@@ -6,6 +6,7 @@ import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.documents.DocEvent;
 import io.engram.jobs.store.StoreOp;
 import java.util.Locale;
+import org.apache.flink.api.common.accumulators.LongCounter;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.functions.ProcessFunction;
@@ -14,7 +15,8 @@ import org.apache.flink.util.OutputTag;
 
 /**
  * Splits ingested records by kind: gateway memories as store changes (main output), turns, documents, forgets,
- * rejects. Counts every record read by topic and kind, and every reject by reason.
+ * rejects. Counts every record read by topic and kind, and every reject by reason; the job's result holds the
+ * number read ({@link #RECORDS_READ}, what {@code ./engram run} reports when a bounded run ends).
  */
 public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
 
@@ -25,8 +27,12 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
     public static final OutputTag<ForgetEvent> FORGETS = new OutputTag<>("forgets", TypeInformation.of(ForgetEvent.class));
     public static final OutputTag<RejectRecord> REJECTS = new OutputTag<>("rejects", TypeInformation.of(RejectRecord.class));
 
+    /** The accumulator counting every record read, rejects included. */
+    public static final String RECORDS_READ = "engram-records-read";
+
     private final boolean metricsEnabled;
     private transient EngramMetrics metrics;
+    private transient LongCounter read;
 
     public RouteInputs(boolean metricsEnabled) {
         this.metricsEnabled = metricsEnabled;
@@ -35,10 +41,12 @@ public final class RouteInputs extends ProcessFunction<Ingested, StoreOp> {
     @Override
     public void open(OpenContext context) {
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
+        read = getRuntimeContext().getLongCounter(RECORDS_READ);
     }
 
     @Override
     public void processElement(Ingested in, Context ctx, Collector<StoreOp> out) {
+        read.add(1);
         metrics.counter(EngramMetrics.RECORDS_IN, "topic", in.sourceTopic(), "kind",
                 in.kind().name().toLowerCase(Locale.ROOT)).inc();
         if (in.rejected()) {

@@ -5,7 +5,7 @@ package io.engram.model.deontic;
  *
  * @param modality obligatory, forbidden or permitted
  * @param action   the action phrase the modality applies to, as written (markup removed)
- * @param trigger  what made it a rule: a modal phrase ({@code "you must"}) or {@code "imperative"}
+ * @param trigger  what made it a rule: the phrase a reading matched (descriptive; it decides nothing)
  */
-public record Rule(Modality modality, String action, String trigger) {
+public record Rule(Modality modality, String action, Trigger trigger) {
 }

@@ -23,20 +23,8 @@ public final class SerialityCheck {
 
     /** Conflicts among the rules of a document's nodes ({@code rulesByNode.get(i)} are node i's rules). */
     public static List<SerialityConflict> conflicts(List<? extends List<Rule>> rulesByNode) {
-        // Prohibitions are the rarer side: key them first, then look each obligation's key up in a buffer
-        // that is reused, so only a match builds a string.
-        Map<String, Integer> firstForbidden = new LinkedHashMap<>();
         StringBuilder key = new StringBuilder();
-        for (int node = 0; node < rulesByNode.size(); node++) {
-            for (Rule rule : rulesByNode.get(node)) {
-                if (rule.modality() == Modality.FORBIDDEN) {
-                    appendKey(rule.action(), key, Integer.MAX_VALUE);
-                    if (key.length() > 0) {
-                        firstForbidden.putIfAbsent(key.toString(), node);
-                    }
-                }
-            }
-        }
+        Map<String, Integer> firstForbidden = firstForbidden(rulesByNode, key);
         List<SerialityConflict> conflicts = new ArrayList<>();
         if (firstForbidden.isEmpty()) {
             return conflicts;
@@ -72,6 +60,26 @@ public final class SerialityCheck {
             }
         }
         return conflicts;
+    }
+
+    /**
+     * The key of each forbidden action, with the first node that forbids it. Prohibitions are the rarer side: they
+     * are keyed first, then each obligation's key is looked up in {@code key}, a buffer that is reused, so only a
+     * match builds a string.
+     */
+    private static Map<String, Integer> firstForbidden(List<? extends List<Rule>> rulesByNode, StringBuilder key) {
+        Map<String, Integer> firstForbidden = new LinkedHashMap<>();
+        for (int node = 0; node < rulesByNode.size(); node++) {
+            for (Rule rule : rulesByNode.get(node)) {
+                if (rule.modality() == Modality.FORBIDDEN) {
+                    appendKey(rule.action(), key, Integer.MAX_VALUE);
+                    if (key.length() > 0) {
+                        firstForbidden.putIfAbsent(key.toString(), node);
+                    }
+                }
+            }
+        }
+        return firstForbidden;
     }
 
     /** The comparison key of an action phrase. */

@@ -1,9 +1,5 @@
 package io.engram.model.deontic;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Locale;
 
 /**
@@ -27,19 +23,6 @@ final class WordSet {
                 slot = (slot + 1) & mask;
             }
             slots[slot] = w;
-        }
-    }
-
-    /** The words of a resource beside {@code owner}, one per line; '#' lines and blank lines are skipped. */
-    static WordSet ofResource(Class<?> owner, String name) {
-        try (InputStream in = owner.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("missing resource " + name + " beside " + owner.getName());
-            }
-            return new WordSet(new String(in.readAllBytes(), StandardCharsets.UTF_8).lines()
-                    .map(String::strip).filter(line -> !line.isEmpty() && !line.startsWith("#")).toArray(String[]::new));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 

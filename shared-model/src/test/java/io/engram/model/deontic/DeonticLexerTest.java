@@ -3,6 +3,7 @@ package io.engram.model.deontic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -218,7 +219,7 @@ class DeonticLexerTest {
         SectionKind rules = SectionKind.RULES;
         assertThat(lexer.rules("Errors use `anyhow::Result`.", rules)).extracting(r -> r.modality().code() + ":" + r.action())
                 .containsExactly("O:Errors use anyhow::Result");
-        assertThat(lexer.rules("New features require tests", rules)).extracting(Rule::trigger).containsExactly("convention");
+        assertThat(lexer.rules("New features require tests", rules)).extracting(Rule::trigger).containsExactly(Trigger.CONVENTION);
         assertThat(lexer.rules("Line length: 120 chars maximum", rules)).extracting(Rule::action)
                 .containsExactly("120 chars maximum");
         // not conventions: a command's reference, a statement about one thing, an explanation, a definition
@@ -233,18 +234,18 @@ class DeonticLexerTest {
                 + " do not change documented behavior.", rules)).isEmpty();
         // under an identity heading a persona's fields are who it is; where a file lives is not a rule
         assertThat(lexer.rules("**Designation:** V (Infinite Edition)", rules)).extracting(r -> r.modality().code() + ":" + r.trigger())
-                .containsExactly("O:convention");
+                .containsExactly("O:CONVENTION");
         assertThat(lexer.rules("Your persona lives in SOUL.md.", rules)).isEmpty();
         // a short convention may leave out its "are"; with it, or with a verb of its own later, it describes
         assertThat(lexer.rules("Integration tests gated behind `RUN_INTEGRATION=1`", rules)).extracting(Rule::trigger)
-                .containsExactly("convention");
+                .containsExactly(Trigger.CONVENTION);
         assertThat(lexer.rules("Generated clients are stored under `gen/`.", rules)).isEmpty();
         assertThat(lexer.rules("Integration tests gated behind a flag run nightly on the shared runners of the"
                 + " infrastructure team.", rules)).isEmpty();
         assertThat(lexer.rules("Integration tests gated behind `RUN_INTEGRATION=1`")).isEmpty();
         // code is a convention's value, unless it is a command
         assertThat(lexer.rules("Labels: `fix`, `feat`, `chore`", rules)).extracting(r -> r.modality().code() + ":" + r.trigger())
-                .containsExactly("O:convention");
+                .containsExactly("O:CONVENTION");
         assertThat(lexer.rules("Commit messages: `label(scope): description`", rules)).hasSize(1);
         // a participle in parentheses is an aside; a label's value that ends in a colon introduces what follows
         assertThat(lexer.rules("**Core modules:** Hub files (most depended on): `errors.py` (imported by 24 files).",
@@ -256,7 +257,7 @@ class DeonticLexerTest {
     @Test
     void underAProhibitionHeadingInstructionsForbid() {
         assertThat(lexer.rules("Add minor or major changesets", SectionKind.PROHIBITIONS))
-                .extracting(r -> r.modality().code() + ":" + r.trigger()).containsExactly("F:prohibition heading");
+                .extracting(r -> r.modality().code() + ":" + r.trigger()).containsExactly("F:PROHIBITION_HEADING");
         assertThat(lexer.rules("Do not edit `Cargo.toml` by hand", SectionKind.PROHIBITIONS))
                 .extracting(r -> r.modality().code()).containsExactly("F");
         assertThat(lexer.rules("Add minor or major changesets")).extracting(r -> r.modality().code()).containsExactly("O");
@@ -272,6 +273,70 @@ class DeonticLexerTest {
         // a caption of up to eight words names its command too
         assertThat(lexer.rules("**Run with JavaScript exception scope verification**: `bun bd <command>`",
                 SectionKind.COMMANDS)).isEmpty();
+    }
+
+    /** A sentence and the modality and trigger of its one rule, read under {@code section}. */
+    private record Example(String sentence, SectionKind section, String rule) {
+        Example(String sentence, String rule) {
+            this(sentence, SectionKind.PLAIN, rule);
+        }
+    }
+
+    @Test
+    void everyTriggerNamesWhatMadeTheSentenceARule() {
+        List<Example> examples = List.of(
+                new Example("You must run the tests.", "O:YOU_MUST"),
+                new Example("You ought to read the docs.", "O:YOU_OUGHT_TO"),
+                new Example("You need to rebuild the index.", "O:YOU_HAVE_TO"),
+                new Example("You may use emoji.", "P:YOU_MAY"),
+                new Example("You never guess paths.", "F:YOU_NEVER"),
+                new Example("You will never push to main.", "F:YOU_WILL"),
+                new Example("You do not open issues.", "F:YOU_DO_NOT"),
+                new Example("You don't need to ask first.", "P:YOU_DONT_NEED_TO"),
+                new Example("You are never to share keys.", "F:YOU_ARE_NEVER"),
+                new Example("You are required to cite sources.", "O:YOU_ARE_REQUIRED_TO"),
+                new Example("You are allowed to refactor tests.", "P:YOU_ARE_ALLOWED_TO"),
+                new Example("You are forbidden from deleting data.", "F:YOU_ARE_FORBIDDEN"),
+                new Example("Use UTC timestamps.", "O:IMPERATIVE"),
+                new Example("Always answer in JSON.", "O:ALWAYS"),
+                new Example("Never commit secrets.", "F:NEVER"),
+                new Example("Don't reformat files.", "F:DO_NOT"),
+                new Example("Avoid global state.", "F:AVOID"),
+                new Example("Make sure to never force push.", "F:MAKE_SURE"),
+                new Example("Prefer small commits.", "O:PREFER"),
+                new Example("Feel free to ask.", "P:FEEL_FREE_TO"),
+                new Example("Time to figure out who you are.", "O:TIME_TO"),
+                new Example("Remember to commit.", "O:REMEMBER_TO"),
+                new Example("Edit the drafts freely.", "P:FREELY"),
+                new Example("If the build fails please open an issue.", "O:PLEASE"),
+                new Example("Lock file: `uv.lock` (commit this file)", "O:PARENTHETICAL"),
+                new Example("You are a careful reviewer.", "O:YOU_ARE"),
+                new Example("You delegate coding to agents.", "O:YOU_WORK"),
+                new Example("I am C-3PO, a debug companion.", "O:I_AM"),
+                new Example("I won't lie.", "F:I_WILL"),
+                new Example("Act as a translator.", "O:ACT_AS"),
+                new Example("Your job is to keep the build green.", "O:YOUR_ROLE"),
+                new Example("The goal is to have tests that pass.", "O:THE_GOAL_IS_TO"),
+                new Example("Anomalies suggesting fraud → Seraph", "O:ROUTE"),
+                new Example("No filler.", "F:NO"),
+                new Example("Bullets over prose.", "O:OVER"),
+                new Example("Every PR must include a benchmark.", "O:SUBJECT_MUST"),
+                new Example("Docstrings required for all public code.", "O:REQUIRED"),
+                new Example("Server code NEVER imports client code.", "F:SUBJECT_NEVER"),
+                new Example("Answers ALWAYS cite a source.", "O:SUBJECT_ALWAYS"),
+                new Example("It is important to test.", "O:IT_IS_NECESSARY"),
+                new Example("Deferred imports are not allowed.", "F:ACCEPTABLE"),
+                new Example("Errors use `anyhow::Result`.", SectionKind.RULES, "O:CONVENTION"),
+                new Example("Add minor changesets", SectionKind.PROHIBITIONS, "F:PROHIBITION_HEADING"),
+                new Example("FORBIDDEN: `uv pip install`", "F:LABEL"),
+                new Example("不要把数据发给外部。", "F:CHINESE_MODAL"),
+                new Example("你是一个专业的助手。", "O:CHINESE_YOU_ARE"));
+        for (Example example : examples) {
+            assertThat(lexer.rules(example.sentence(), example.section())).as(example.sentence())
+                    .extracting(r -> r.modality().code() + ":" + r.trigger()).containsExactly(example.rule());
+        }
+        assertThat(examples).extracting(e -> e.rule().substring(2))
+                .containsExactlyInAnyOrderElementsOf(Stream.of(Trigger.values()).map(Trigger::name).toList());
     }
 
     @Test

@@ -11,7 +11,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -38,8 +40,12 @@ class LabelledSentencesTest {
     record Labelled(String label, String half, String source, String section, String block, String sentence) {
     }
 
-    /** A lexer's confusion counts on a set, and what it got wrong. */
-    record Score(int tp, int fp, int fn, int tn, int modalityRight, List<String> misses) {
+    /**
+     * A lexer's confusion counts on a set, what it got wrong, and which reading ({@link Trigger#reading}) found the
+     * first rule of each sentence it read as a rule: its true and false positives.
+     */
+    record Score(int tp, int fp, int fn, int tn, int modalityRight, List<String> misses,
+                 Map<String, Integer> tpByReading, Map<String, Integer> fpByReading) {
         double precision() {
             return tp / (double) (tp + fp);
         }
@@ -57,6 +63,18 @@ class LabelledSentencesTest {
                             + " (tp %d, fp %d, fn %d, tn %d, modality right %d)", name, tp + fp + fn + tn, tp + fn,
                     precision(), recall(), modalityAccuracy(), tp, fp, fn, tn, modalityRight);
         }
+
+        /** One line per reading: its true and false positives, its precision, and the share of the rules it found. */
+        List<String> byReading() {
+            Set<String> readings = new TreeSet<>(tpByReading.keySet());
+            readings.addAll(fpByReading.keySet());
+            return readings.stream().map(r -> {
+                int t = tpByReading.getOrDefault(r, 0);
+                int f = fpByReading.getOrDefault(r, 0);
+                return String.format("%-26s tp %3d, fp %2d: precision %.3f, recall %.3f", r, t, f,
+                        t / (double) (t + f), t / (double) (tp + fn));
+            }).toList();
+        }
     }
 
     static Score score(DeonticLexer lexer, List<Labelled> set) {
@@ -66,10 +84,15 @@ class LabelledSentencesTest {
         int tn = 0;
         int modalityRight = 0;
         List<String> misses = new ArrayList<>();
+        Map<String, Integer> tpByReading = new TreeMap<>();
+        Map<String, Integer> fpByReading = new TreeMap<>();
         for (Labelled l : set) {
             List<Rule> rules = rulesOf(lexer, l);
             boolean predicted = !rules.isEmpty();
             boolean actual = !l.label().equals("N");
+            if (predicted) {
+                (actual ? tpByReading : fpByReading).merge(rules.get(0).trigger().reading(), 1, Integer::sum);
+            }
             if (predicted && actual) {
                 tp++;
                 if (rules.get(0).modality().code().equals(l.label())) {
@@ -87,14 +110,20 @@ class LabelledSentencesTest {
                 tn++;
             }
         }
-        return new Score(tp, fp, fn, tn, modalityRight, misses);
+        return new Score(tp, fp, fn, tn, modalityRight, misses, tpByReading, fpByReading);
     }
 
-    /** Scores and prints the counts, and each miss unless the set is one only judged on (reading them is tuning). */
+    /**
+     * Scores and prints the counts, and each reading's and each miss unless the set is one only judged on (reading
+     * them is tuning).
+     */
     private static Score scoreAndPrint(String name, List<Labelled> set, boolean printMisses) {
         Score s = score(new DeonticLexer(), set);
+        assertThat(s.tpByReading().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(s.tp());
+        assertThat(s.fpByReading().values().stream().mapToInt(Integer::intValue).sum()).isEqualTo(s.fp());
         System.out.println("deontic lexer on " + s.report(name));
         if (printMisses) {
+            s.byReading().forEach(r -> System.out.println("  by reading: " + r));
             s.misses().forEach(m -> System.out.println("  " + m));
         }
         return s;

@@ -117,15 +117,15 @@ class RealDocumentsTest {
         PartitionedDocument claude = partitioned("getzep+graphiti__CLAUDE.md");
         assertThat(List.of(49, 52, 55)).extracting(i -> claude.nodes().get(i))
                 .extracting(n -> n.tier() + ":" + n.rules().stream().map(r -> r.trigger() + ":" + r.action()).toList())
-                .containsExactly("1:[convention:100 characters]",
-                        "1:[convention:Main project uses typeCheckingMode = \"basic\", server uses typeCheckingMode = \"standard]",
-                        "1:[convention:Integration tests require database connections and are marked with int suffix]");
+                .containsExactly("1:[CONVENTION:100 characters]",
+                        "1:[CONVENTION:Main project uses typeCheckingMode = \"basic\", server uses typeCheckingMode = \"standard]",
+                        "1:[CONVENTION:Integration tests require database connections and are marked with int suffix]");
         PartitionedDocument agents = partitioned("getzep+graphiti__AGENTS.md");
         assertThat(agents.nodes().get(31).rules()).extracting(r -> r.trigger() + ":" + r.action())
-                .containsExactly("parenthetical:use port 8001 if 8000 is taken by the REST server");
+                .containsExactly("PARENTHETICAL:use port 8001 if 8000 is taken by the REST server");
         PartitionedDocument flink = partitioned("apache+flink-agents__AGENTS.md");
         assertThat(flink.nodes().get(12).rules()).extracting(r -> r.trigger() + ":" + r.action()).startsWith(
-                "convention:Java tests use JUnit 5 with AssertJ and Mockito", "convention:Python tests use pytest");
+                "CONVENTION:Java tests use JUnit 5 with AssertJ and Mockito", "CONVENTION:Python tests use pytest");
     }
 
     @Test

@@ -1,0 +1,122 @@
+// Every method of the client against a live Engram (./engram up), started by clients/run-live-tests with two
+// tenants: ENGRAM_URL, ENGRAM_KEY and ENGRAM_OTHER_KEY.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { AuthenticationError, Engram, InvalidRequestError, NotFoundError } from "../src/index.js";
+import { PATIENCE_MS, engram, eventually, id, other, unique, url } from "./live.js";
+
+const client = engram();
+const done = async (forgetId: string) => (await client.forgetStatus(forgetId)).status === "done";
+
+test("a memory is searchable, readable and listed", async () => {
+  const text = unique("The staging database password rotates every Tuesday.");
+  const written = await client.addMemory(text);
+  assert.deepEqual(written.rejected, []);
+  assert.equal(written.accepted.length, 1);
+  const memoryId = written.accepted[0];
+  await eventually("the memory is searchable", async () =>
+    (await client.search("when does the staging password rotate?", { k: 20 })).some((r) => r.id === memoryId));
+  const record = await client.get(memoryId);
+  assert.deepEqual([record.id, record.type, record.text], [memoryId, "memory", text]);
+  assert.deepEqual((await client.addMemory(text)).accepted, [memoryId], "the same text is the same memory");
+  const listed: string[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await client.list({ type: "memory", limit: 50, cursor });
+    listed.push(...page.records.map((r) => r.id));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
+  assert.ok(listed.includes(memoryId));
+  assert.equal(await client.tenantId(), memoryId.slice(0, memoryId.indexOf("/")));
+});
+
+test("turns make the context, with a prompt to paste, in the order said", async () => {
+  const session = id("s");
+  const said = ["I'm planning a trip to Kyoto in April with my sister.",
+    "Lovely - cherry blossom season. Shall I look at ryokans near Gion?", "Yes, two rooms please."];
+  const first = await client.addTurns(session, [{ role: "user", text: said[0] }, { role: "assistant", text: said[1] }],
+    { userId: "u-kyoto" });
+  const second = await client.addTurns(session, [{ role: "user", text: said[2] }]);
+  const ids = [...first.accepted, ...second.accepted];
+  assert.deepEqual(ids.map((i) => i.slice(i.lastIndexOf("/") + 1)), ["t-0", "t-1", "t-2"]);
+  await client.waitUntilSearchable(ids, { timeoutMs: PATIENCE_MS });
+  const restarted = engram(); // numbers after the stored turns
+  const third = await restarted.addTurns(session, [{ role: "assistant", text: "Booked two rooms near Gion." }]);
+  assert.ok(third.accepted[0].endsWith("/t-3"), third.accepted[0]);
+  await restarted.waitUntilSearchable(third.accepted, { timeoutMs: PATIENCE_MS });
+  assert.deepEqual((await client.list({ sessionId: session })).records.map((r) => r.position).sort(), [0, 1, 2, 3]);
+  const context = await client.context("where am I travelling?", { sessionId: session, budgetTokens: 1500 });
+  assert.ok(context.tokensUsed > 0 && context.tokensUsed <= context.budgetTokens, `${context.tokensUsed}`);
+  assert.equal(context.budgetTokens, 1500);
+  assert.ok(context.prompt.includes(`[${ids[0]}]`) && context.prompt.includes("Kyoto"), context.prompt);
+  const tail = context.included.filter((i) => i.section === "recent_tail").map((i) => i.text);
+  assert.ok(tail.length >= 2);
+  assert.deepEqual(tail, [...said, "Booked two rooms near Gion."].filter((t) => tail.includes(t)));
+  const roles = new Set((await client.list({ sessionId: session })).records.map((r) => r.role));
+  assert.deepEqual([...roles].sort(), ["assistant", "user"]);
+});
+
+test("a document becomes rules", async () => {
+  const agent = id("agent");
+  const written = await client.addDocument(agent, "AGENTS.md", "# Rules\n\n- Never paste customer data into tickets.\n",
+    { version: 1, docClass: "core" });
+  assert.deepEqual([written.rejected, written.accepted.length], [[], 1]);
+  await eventually("the rule is stored", async () => (await client.list({ type: "invariant", limit: 100 })).records
+    .some((r) => r.type === "invariant" && r.text.includes("customer data") && r.agentId === agent));
+});
+
+test("delete forgets one memory", async () => {
+  const memoryId = (await client.addMemory(unique("The office plant is called Gerald."))).accepted[0];
+  await client.waitUntilSearchable([memoryId], { timeoutMs: PATIENCE_MS });
+  const forget = await client.delete(memoryId);
+  assert.deepEqual([forget.scope, forget.target, forget.status], ["memory", memoryId, "pending"]);
+  assert.equal((await client.waitUntilForgotten(forget.forgetId, { timeoutMs: PATIENCE_MS })).status, "done");
+  await assert.rejects(client.get(memoryId), NotFoundError);
+});
+
+test("forget a session, forget a user", async () => {
+  const session = id("s");
+  const user = id("u");
+  const first = (await client.addTurns(session, [{ role: "user", text: "My locker code is 4417." }])).accepted;
+  const second = (await client.addTurns(session + "-b", [{ role: "user", text: "I moved to Porto last year." }],
+    { userId: user })).accepted;
+  await client.waitUntilSearchable([...first, ...second], { timeoutMs: PATIENCE_MS });
+
+  const bySession = await client.forgetSession(session);
+  assert.deepEqual([bySession.scope, bySession.target], ["session", session]);
+  await eventually("the session is forgotten", () => done(bySession.forgetId));
+  assert.deepEqual((await client.list({ sessionId: session })).records, []);
+  assert.equal((await client.forgetStatus(bySession.forgetId)).recordsRemoved, 1);
+
+  const byUser = await client.forgetUser(user);
+  await eventually("the user is forgotten", () => done(byUser.forgetId));
+  assert.deepEqual((await client.list({ userId: user })).records, []);
+});
+
+test("each refusal is an error with the API's status and code", async () => {
+  await assert.rejects(new Engram(url(), "not-a-key").search("x"),
+    (e: any) => e instanceof AuthenticationError && e.status === 401 && e.code === "unauthorized");
+  await assert.rejects(client.context("x", { budgetTokens: 0 }),
+    (e: any) => e instanceof InvalidRequestError && e.status === 400 && e.code === "invalid_request"
+      && e.message.includes("budget_tokens"));
+  await assert.rejects(client.get("no-such-record"), (e: any) => e instanceof NotFoundError && e.code === "not_found");
+  await assert.rejects(client.forgetStatus("fgt-none"), NotFoundError);
+  await assert.rejects(client.search("x", { types: ["diary" as never] }), (e: any) => e.code === "invalid_request");
+  const rejected = await client.addMemory("x", { type: "diary" as never });
+  assert.deepEqual(rejected.accepted, []);
+  assert.equal(rejected.rejected[0].code, "schema_violation");
+  assert.ok(rejected.rejected[0].message.includes("type"));
+});
+
+test("another tenant sees nothing", async () => {
+  const stranger = other();
+  const text = unique("The vault code for the Geneva office is kept by Marguerite.");
+  const memoryId = (await client.addMemory(text)).accepted[0];
+  await eventually("the memory is searchable", async () =>
+    (await client.search("vault code Geneva")).some((r) => r.id === memoryId));
+  assert.ok(!(await stranger.search("vault code Geneva")).some((r) => r.id === memoryId));
+  assert.ok(!(await stranger.context("who keeps the vault code?")).included.some((i) => i.id === memoryId));
+  await assert.rejects(stranger.get(memoryId), NotFoundError);
+  await assert.rejects(stranger.delete(memoryId), NotFoundError);
+  assert.equal((await client.get(memoryId)).text, text);
+});

@@ -1,0 +1,170 @@
+// The client's retries and error mapping against a local HTTP server that answers what each test scripts: no
+// Engram needed. The live service's own answers are checked in live.test.ts.
+import assert from "node:assert/strict";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { after, before, beforeEach, test } from "node:test";
+import {
+  AuthenticationError, Engram, EngramError, InvalidRequestError, NotFoundError, RateLimitError, UnavailableError,
+} from "../src/index.js";
+
+type Answer = { status: number; headers?: Record<string, string>; body: unknown };
+let answers: Answer[] = [];
+let seen: { method: string; url: string; auth: string | undefined; body: unknown }[] = [];
+let server: Server;
+let url: string;
+
+before(async () => {
+  server = createServer((request, response) => {
+    let raw = "";
+    request.on("data", (chunk) => (raw += chunk));
+    request.on("end", () => {
+      seen.push({ method: request.method!, url: request.url!, auth: request.headers.authorization, body: raw ? JSON.parse(raw) : undefined });
+      const answer = answers.shift() ?? { status: 500, body: error("no_answer_scripted") };
+      response.writeHead(answer.status, { "Content-Type": "application/json", ...answer.headers });
+      response.end(JSON.stringify(answer.body));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+after(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+beforeEach(() => {
+  answers = [];
+  seen = [];
+});
+
+function error(code: string) {
+  return { error: { code, message: "scripted " + code } };
+}
+
+function recording(delays: number[]) {
+  return async (ms: number) => {
+    delays.push(ms);
+  };
+}
+
+test("a 429 is retried after what Retry-After says", async () => {
+  const delays: number[] = [];
+  answers = [
+    { status: 429, headers: { "Retry-After": "3" }, body: error("rate_limited") },
+    { status: 429, headers: { "Retry-After": "2" }, body: error("rate_limited") },
+    { status: 200, body: { records: [], next_cursor: null } },
+  ];
+  const page = await new Engram(url, "k", { sleep: recording(delays) }).list();
+  assert.deepEqual(page, { records: [], nextCursor: null });
+  assert.equal(seen.length, 3);
+  assert.equal(delays.length, 2);
+  assert.ok(delays[0] >= 3000 && delays[1] >= 2000, `delays ${delays}`);
+});
+
+test("a 503 backs off exponentially and fails after the last retry with the same record each time", async () => {
+  const delays: number[] = [];
+  answers = Array(4).fill({ status: 503, body: error("kafka_unavailable") });
+  const client = new Engram(url, "k", { maxRetries: 3, backoffMs: 500, sleep: recording(delays) });
+  await assert.rejects(client.addMemory("x"), (failure: unknown) => {
+    assert.ok(failure instanceof UnavailableError && failure instanceof EngramError);
+    assert.equal(failure.status, 503);
+    assert.equal(failure.code, "kafka_unavailable");
+    return true;
+  });
+  assert.equal(seen.length, 4);
+  assert.deepEqual(delays.map((d) => Math.round(d / 500) * 500), [500, 1000, 2000]);
+  for (const request of seen) assert.deepEqual(request.body, { text: "x", type: "memory" });
+});
+
+test("a 429 that outlasts the retries is a RateLimitError with its Retry-After", async () => {
+  answers = Array(2).fill({ status: 429, headers: { "Retry-After": "7" }, body: error("rate_limited") });
+  const client = new Engram(url, "k", { maxRetries: 1, sleep: async () => {} });
+  await assert.rejects(client.search("q"), (failure: unknown) => {
+    assert.ok(failure instanceof RateLimitError);
+    assert.equal(failure.retryAfter, 7);
+    assert.equal(failure.code, "rate_limited");
+    return true;
+  });
+});
+
+for (const [status, kind] of [[401, AuthenticationError], [404, NotFoundError], [413, InvalidRequestError],
+  [500, UnavailableError]] as const) {
+  test(`${status} maps to ${kind.name} without a retry`, async () => {
+    answers = [{ status, body: error(`scripted_${status}`) }];
+    const client = new Engram(url + "/", "secret", { sleep: async () => {} });
+    await assert.rejects(client.get("acme/m-1"), (failure: unknown) => {
+      assert.ok(failure instanceof kind, `${failure}`);
+      assert.equal((failure as EngramError).status, status);
+      assert.equal((failure as EngramError).code, `scripted_${status}`);
+      return true;
+    });
+    assert.deepEqual(seen.map((s) => [s.method, s.url, s.auth]), [["GET", "/v1/memories/acme%2Fm-1", "Bearer secret"]]);
+  });
+}
+
+test("a write whose every record is rejected answers the rejections, not an error", async () => {
+  answers = [{ status: 400, body: { accepted: [], rejected: [{ index: 0, code: "schema_violation", message: "type" }] } }];
+  const written = await new Engram(url, "k").addMemory("x");
+  assert.deepEqual(written, { accepted: [], rejected: [{ index: 0, code: "schema_violation", message: "type" }] });
+});
+
+test("turns are numbered after the newest stored turn, then after the last numbered", async () => {
+  answers = [
+    { status: 200, body: { records: [{ id: "a/s/t-4", type: "turn", text: "x", ts: "2026-01-01T00:00:00Z", position: 4 }], next_cursor: null } },
+    { status: 202, body: { accepted: ["a/s/t-5", "a/s/t-6"], rejected: [] } },
+    { status: 202, body: { accepted: ["a/s/t-7"], rejected: [] } },
+  ];
+  const client = new Engram(url, "k");
+  const [first, second] = await Promise.all([
+    client.addTurns("s", [{ role: "user", text: "a" }, { role: "assistant", text: "b" }], { userId: "ann" }),
+    client.addTurns("s", [{ role: "user", text: "c" }]),
+  ]);
+  assert.deepEqual([first.accepted, second.accepted], [["a/s/t-5", "a/s/t-6"], ["a/s/t-7"]]);
+  assert.equal(seen[0].url, "/v1/memories?type=turn&session_id=s&limit=100");
+  assert.deepEqual(seen[1].body, { records: [
+    { session_id: "s", user_id: "ann", turn_id: "t-5", seq: 5, role: "user", text: "a" },
+    { session_id: "s", user_id: "ann", turn_id: "t-6", seq: 6, role: "assistant", text: "b" },
+  ] });
+  assert.deepEqual(seen[2].body, { session_id: "s", turn_id: "t-7", seq: 7, role: "user", text: "c" });
+});
+
+test("an unreachable service is retried, then unavailable with status 0", async () => {
+  const delays: number[] = [];
+  const client = new Engram("http://127.0.0.1:9", "k", { maxRetries: 2, sleep: recording(delays) });
+  await assert.rejects(client.list(), (failure: unknown) => {
+    assert.ok(failure instanceof UnavailableError);
+    assert.equal(failure.status, 0);
+    assert.equal(failure.code, "unreachable");
+    return true;
+  });
+  assert.equal(delays.length, 2);
+});
+
+test("an attempt that gets no answer in time is retried as a timeout", async () => {
+  const silent = createServer(() => {}); // never answers
+  await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+  try {
+    const port = (silent.address() as AddressInfo).port;
+    const client = new Engram(`http://127.0.0.1:${port}`, "k", { timeoutMs: 50, maxRetries: 1, sleep: async () => {} });
+    await assert.rejects(client.forgetStatus("fgt-1"), (failure: unknown) => {
+      assert.ok(failure instanceof UnavailableError);
+      assert.equal(failure.code, "timeout");
+      return true;
+    });
+  } finally {
+    silent.closeAllConnections();
+    await new Promise<void>((resolve) => silent.close(() => resolve()));
+  }
+});
+
+test("answers are camelCased, nested ones included", async () => {
+  answers = [{ status: 200, body: {
+    tenant_id: "a", budget_tokens: 100, tokens_used: 9, degraded: false, degraded_reasons: [], prompt: "p",
+    included: [{ id: "a/m", type: "memory", section: "memories", tokens: 9, score: 1, reason: "r", text: "t" }],
+    excluded: [],
+  } }];
+  const context = await new Engram(url, "k").context("q", { sessionId: "s" });
+  assert.deepEqual(seen[0].body, { query: "q", budget_tokens: 2000, session_id: "s" });
+  assert.equal(context.tokensUsed, 9);
+  assert.equal(context.budgetTokens, 100);
+  assert.deepEqual(context.included[0], { id: "a/m", type: "memory", section: "memories", tokens: 9, score: 1, reason: "r", text: "t" });
+});

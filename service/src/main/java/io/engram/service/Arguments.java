@@ -1,0 +1,92 @@
+package io.engram.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.model.retrieval.RecordType;
+import java.util.EnumSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The checks of a request's arguments, a JSON body of the HTTP API or an MCP tool's arguments alike: each
+ * failure a 400 {@code invalid_request} naming the argument.
+ */
+final class Arguments {
+
+    static final int MAX_QUERY_CHARS = 4096;
+
+    private Arguments() {
+    }
+
+    static String requiredText(JsonNode body, String field) throws ApiError {
+        String value = optionalText(body, field);
+        if (value == null || value.isBlank()) {
+            throw ApiError.invalid(field + " is required");
+        }
+        return value;
+    }
+
+    static String optionalText(JsonNode body, String field) throws ApiError {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return null;
+        }
+        if (!value.isTextual()) {
+            throw ApiError.invalid(field + " must be a string");
+        }
+        if (value.asText().length() > MAX_QUERY_CHARS) {
+            throw ApiError.invalid(field + " is longer than " + MAX_QUERY_CHARS + " characters");
+        }
+        return value.asText();
+    }
+
+    /** An integer from {@code min} to {@code max}; {@code fallback} when absent, required when that is null. */
+    static int boundedInt(JsonNode body, String field, int min, int max, Integer fallback) throws ApiError {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            if (fallback == null) {
+                throw ApiError.invalid(field + " is required");
+            }
+            return fallback;
+        }
+        if (!value.canConvertToInt() || !value.isIntegralNumber() || value.asInt() < min || value.asInt() > max) {
+            throw ApiError.invalid(field + " must be an integer from " + min + " to " + max);
+        }
+        return value.asInt();
+    }
+
+    /** A query string's {@code limit}: {@code fallback} when absent, else an integer from 1 to {@code max}. */
+    static int limit(Map<String, String> query, int fallback, int max) throws ApiError {
+        try {
+            int limit = Integer.parseInt(query.getOrDefault("limit", String.valueOf(fallback)));
+            if (limit >= 1 && limit <= max) {
+                return limit;
+            }
+        } catch (NumberFormatException e) {
+            // the message below
+        }
+        throw ApiError.invalid("limit must be an integer from 1 to " + max);
+    }
+
+    /** An optional array of record type labels; empty when absent. */
+    static Set<RecordType> types(JsonNode body, String field) throws ApiError {
+        Set<RecordType> types = EnumSet.noneOf(RecordType.class);
+        JsonNode list = body.get(field);
+        if (list != null && !list.isNull()) {
+            if (!list.isArray()) {
+                throw ApiError.invalid(field + " must be an array of record types");
+            }
+            for (JsonNode t : list) {
+                types.add(recordType(t.asText()));
+            }
+        }
+        return types;
+    }
+
+    static RecordType recordType(String label) throws ApiError {
+        try {
+            return RecordType.ofLabel(label);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.invalid("unknown record type: " + label);
+        }
+    }
+}

@@ -1,0 +1,15 @@
+package io.engram.service;
+
+import io.engram.model.collapse.CycleMetrics;
+import java.sql.SQLException;
+import java.util.List;
+
+/** The detector's cycle rows as the service reads them ({@code cycle_metrics}, {@link ServiceDatabase}). */
+interface CycleSource {
+
+    /** The tenant's newest {@code limit} cycle rows, oldest first. */
+    List<CycleMetrics> newest(String tenantId, int limit) throws SQLException;
+
+    /** The tenants with cycle rows, in order (an operator's console lists them). */
+    List<String> tenants() throws SQLException;
+}

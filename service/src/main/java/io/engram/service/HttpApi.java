@@ -1,0 +1,118 @@
+package io.engram.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.PayloadKind;
+import io.engram.model.collapse.CollapseConfig;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.retrieval.HybridRetriever;
+import io.engram.retrieval.Stages;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The HTTP side of each route ({@link Routes}): reads the request's arguments, calls the {@link Operations}, and
+ * shapes the typed result as the API's JSON ({@link ResponsesJson}) and status.
+ */
+final class HttpApi {
+
+    static final int MAX_HEALTH_ROWS = 1000;
+
+    private final Operations operations;
+    private final McpEndpoint mcp;
+    private final ServiceMetrics metrics;
+    private final CollapseConfig collapse;
+    private final int maxDocumentBody;
+
+    HttpApi(Operations operations, ServiceMetrics metrics, ServiceConfig config) {
+        this.operations = operations;
+        this.mcp = new McpEndpoint(operations);
+        this.metrics = metrics;
+        this.collapse = config.collapse();
+        this.maxDocumentBody = config.limits().maxDocumentBytes() + 64 * 1024;
+    }
+
+    Reply liveness(HttpCall call) {
+        return Reply.ok(ResponsesJson.JSON.createObjectNode().put("status", "ok"));
+    }
+
+    Reply readiness(HttpCall call) {
+        Map<String, String> checks = operations.readiness();
+        boolean ready = checks.values().stream().allMatch("ok"::equals);
+        ObjectNode body = ResponsesJson.JSON.createObjectNode().put("status", ready ? "ready" : "not_ready");
+        body.set("checks", ResponsesJson.JSON.valueToTree(checks));
+        return Reply.of(ready ? 200 : 503, body);
+    }
+
+    Reply metrics(HttpCall call) {
+        return Reply.ok(metrics.prometheusText());
+    }
+
+    Reply openApi(HttpCall call) {
+        return Reply.ok(OpenApi.document());
+    }
+
+    Reply console(HttpCall call) throws ApiError {
+        return Reply.ok(ConsoleAssets.get(call.parameter())
+                .orElseThrow(() -> ApiError.notFound("no such console file: " + call.parameter())));
+    }
+
+    Reply write(HttpCall call, PayloadKind kind) throws ApiError, SQLException, IOException {
+        int maxBody = kind == PayloadKind.DOC ? maxDocumentBody : MemoryService.MAX_BODY_BYTES;
+        Writes.Written written = operations.write(call.tenant(), kind, call.json(maxBody));
+        return Reply.of(written.accepted().isEmpty() ? 400 : 202, ResponsesJson.written(written));
+    }
+
+    Reply context(HttpCall call) throws ApiError, IOException {
+        Stages stages = new Stages();
+        AssembledContext context = operations.context(call.tenant(), call.json(MemoryService.MAX_BODY_BYTES), stages);
+        return Reply.ok(ResponsesJson.context(call.tenant(), context)).withHeader("Server-Timing", stages.serverTiming());
+    }
+
+    Reply search(HttpCall call) throws ApiError, IOException {
+        Stages stages = new Stages();
+        List<HybridRetriever.Result> results = operations.search(call.tenant(), call.json(MemoryService.MAX_BODY_BYTES),
+                stages);
+        return Reply.ok(ResponsesJson.search(call.tenant(), results)).withHeader("Server-Timing", stages.serverTiming());
+    }
+
+    Reply list(HttpCall call) throws ApiError {
+        return Reply.ok(ResponsesJson.page(operations.list(call.tenant(), call.query())));
+    }
+
+    Reply get(HttpCall call) throws ApiError {
+        return Reply.ok(ResponsesJson.recordWithSources(operations.get(call.tenant(), call.parameter())));
+    }
+
+    Reply forget(HttpCall call, ForgetScope scope) throws ApiError, SQLException {
+        return Reply.of(202, ResponsesJson.forgetRequested(operations.forget(call.tenant(), scope, call.parameter())));
+    }
+
+    Reply forgetStatus(HttpCall call) throws ApiError, SQLException {
+        return Reply.ok(ResponsesJson.forget(operations.forgetStatus(call.tenant(), call.parameter())));
+    }
+
+    Reply health(HttpCall call) throws ApiError, SQLException {
+        int limit = Arguments.limit(call.query(), 200, MAX_HEALTH_ROWS);
+        return Reply.ok(CycleHistory.json(call.tenant(), operations.health(call.tenant(), limit), collapse));
+    }
+
+    Reply rejects(HttpCall call) throws ApiError {
+        int perReason = Arguments.limit(call.query(), 20, Operations.MAX_PAGE);
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("tenant_id", call.tenant());
+        operations.rejects(call.tenant(), perReason).forEach(answer.putArray("rejects")::add);
+        return Reply.ok(answer);
+    }
+
+    Reply tenants(HttpCall call) throws SQLException {
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode();
+        operations.tenants(call.caller()).forEach(answer.putArray("tenants")::add);
+        return Reply.ok(answer.put("operator", call.caller().operator()));
+    }
+
+    Reply mcp(HttpCall call) throws ApiError, IOException {
+        return mcp.handle(call.tenant(), call.bytes(MemoryService.MAX_BODY_BYTES));
+    }
+}

@@ -1,0 +1,56 @@
+package io.engram.service;
+
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.retrieval.ContextService;
+import io.engram.retrieval.HybridRetriever;
+import io.engram.retrieval.Stages;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * What the service reads of the memory index, and nothing more: the port between the service and the store
+ * ({@link RetrievalReads} over OpenSearch; the service's unit tests use an in-memory one). Every read names its
+ * tenant and returns records without their vectors.
+ */
+interface MemoryReads extends AutoCloseable {
+
+    /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
+    record Page(List<MemoryRecord> records, String nextCursor) {
+    }
+
+    /** An agent document of a tenant, as its latest version's rules and lore records hold it. */
+    record Document(String agentId, String path, long version, long records) {
+    }
+
+    /** The context {@code request} assembles at {@code now}. */
+    AssembledContext context(ContextService.Request request, Instant now, Stages stages);
+
+    /** Hybrid search. */
+    List<HybridRetriever.Result> search(HybridRetriever.Query query, Stages stages);
+
+    /** The tenant's records of these ids that exist, in no order. */
+    List<MemoryRecord> get(String tenantId, List<String> ids);
+
+    /**
+     * The tenant's records matching every term, newest first; {@code cursor} is the previous page's, or null.
+     *
+     * @throws IllegalArgumentException when the cursor is not one this store made
+     */
+    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+
+    /** The tenant's agent documents, by agent and path. */
+    List<Document> documents(String tenantId);
+
+    /** A document's rules and lore records in document order, at most {@code max}; empty when there is none. */
+    List<MemoryRecord> document(String tenantId, String agentId, String path, int max);
+
+    /** The embedding model of the index's vectors; what readiness asks to see that the index answers. */
+    String embeddingModel();
+
+    @Override
+    void close();
+}

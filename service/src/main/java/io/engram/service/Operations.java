@@ -1,0 +1,217 @@
+package io.engram.service;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.Payload;
+import io.engram.client.PayloadKind;
+import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.retrieval.ContextService;
+import io.engram.retrieval.HybridRetriever;
+import io.engram.retrieval.Stages;
+import io.engram.store.RecordIds;
+import java.io.IOException;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.Semaphore;
+
+/**
+ * The memory service's operations, whatever transport asks: the HTTP API ({@link HttpApi}) and the MCP tools
+ * ({@link McpEndpoint}) both call these, with the tenant the caller's key gave and the arguments as a JSON
+ * object, and get typed results. Every refusal is an {@link ApiError}; the transports map everything else with
+ * {@link ApiError#of}.
+ */
+final class Operations {
+
+    static final int MAX_BUDGET_TOKENS = 200_000;
+    static final int MAX_K = 100;
+    static final int MAX_PAGE = 100;
+    static final int MAX_ID_CHARS = 600;
+    /** Rejects looked through per partition of engram.rejects.v1, newest first. */
+    static final int REJECTS_SCANNED_PER_PARTITION = 5000;
+
+    /** A forget as requested: its id, what it covers, and the store id or session or user it names. */
+    record ForgetReceipt(String forgetId, ForgetScope scope, String target) {
+    }
+
+    /** Runs a read within the bound on concurrent reads. */
+    interface Read<T> {
+        T run() throws ApiError;
+    }
+
+    private final ServiceBackends backends;
+    private final Writes writes;
+    private final Clock clock;
+    /**
+     * Reads (search, context, listings) embed and rank on the CPU; at most this many run at once, so that under
+     * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads. Fewer than
+     * 4 × cores left the CPU idle while reads waited on OpenSearch (docs/benchmarks.md, bench api).
+     */
+    private final Semaphore reads = new Semaphore(4 * Runtime.getRuntime().availableProcessors());
+
+    Operations(ServiceBackends backends, int maxBatch) {
+        this.backends = backends;
+        this.clock = backends.clock();
+        this.writes = new Writes(backends.publisher(), backends.forgets(), clock, maxBatch);
+    }
+
+    Writes.Written write(String tenant, PayloadKind kind, JsonNode body) throws ApiError, SQLException {
+        return writes.write(tenant, kind, body);
+    }
+
+    AssembledContext context(String tenant, JsonNode args, Stages stages) throws ApiError {
+        String session = Arguments.optionalText(args, "session_id");
+        String user = Arguments.optionalText(args, "user_id");
+        String query = Arguments.requiredText(args, "query");
+        int budget = Arguments.boundedInt(args, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
+        ContextService.Request request = new ContextService.Request(tenant, session, user, query, budget);
+        return reading(() -> backends.reads().context(request, clock.instant(), stages));
+    }
+
+    List<HybridRetriever.Result> search(String tenant, JsonNode args, Stages stages) throws ApiError {
+        String query = Arguments.requiredText(args, "query");
+        int k = Arguments.boundedInt(args, "k", 1, MAX_K, 10);
+        Set<RecordType> types = Arguments.types(args, "types");
+        HybridRetriever.Query search = new HybridRetriever.Query(tenant, query, Arguments.optionalText(args, "session_id"),
+                Arguments.optionalText(args, "user_id"), types, k, clock.instant());
+        return reading(() -> backends.reads().search(search, stages));
+    }
+
+    /** A page of the tenant's records, filtered by the query string's session_id, user_id and type. */
+    MemoryReads.Page list(String tenant, Map<String, String> query) throws ApiError {
+        Map<String, Object> terms = new LinkedHashMap<>();
+        for (String field : List.of("session_id", "user_id")) {
+            if (query.containsKey(field)) {
+                terms.put(field, query.get(field));
+            }
+        }
+        Set<RecordType> types = query.containsKey("type") ? EnumSet.of(Arguments.recordType(query.get("type")))
+                : EnumSet.noneOf(RecordType.class);
+        int limit = Arguments.limit(query, 20, MAX_PAGE);
+        return reading(() -> {
+            try {
+                return backends.reads().list(tenant, terms, types, limit, query.get("cursor"));
+            } catch (IllegalArgumentException e) {
+                throw ApiError.invalid(e.getMessage());
+            }
+        });
+    }
+
+    /**
+     * The record an id names within the tenant: a store id as the API returns it ({@code acme/m-1}), or the
+     * caller's own id, which the store qualifies with the tenant ({@code m-1}, a memory's {@code memory_id};
+     * {@code s-1/t-0}, a turn's {@code session_id/turn_id}). Looked up by id, both forms at once; the store id
+     * wins when both name a record.
+     */
+    MemoryRecord get(String tenant, String id) throws ApiError {
+        List<String> candidates = List.of(id, RecordIds.memory(tenant, id));
+        List<MemoryRecord> found = backends.reads().get(tenant, candidates);
+        return candidates.stream().flatMap(c -> found.stream().filter(r -> r.id().equals(c))).findFirst()
+                .orElseThrow(() -> ApiError.notFound("no memory " + id));
+    }
+
+    /**
+     * Records the request, then sends the forget through Kafka (so it is ordered after the writes before it and
+     * applied exactly once by the pipeline); {@link #forgetStatus} says when the store no longer has it. A
+     * memory's id is resolved as {@link #get} resolves it; the forget names its store id.
+     */
+    ForgetReceipt forget(String tenant, ForgetScope scope, String id) throws ApiError, SQLException {
+        if (id.isBlank() || id.length() > MAX_ID_CHARS) {
+            throw ApiError.invalid("the id must be 1 to " + MAX_ID_CHARS + " characters");
+        }
+        String target = scope == ForgetScope.MEMORY ? get(tenant, id).id() : id;
+        String forgetId = "fgt-" + UUID.randomUUID();
+        Instant now = clock.instant();
+        backends.forgets().requested(tenant, forgetId, scope.label(), target, now);
+        backends.forgets().audit(tenant, "forget", scope.label() + " " + target + " as " + forgetId);
+        writes.publish(Payload.forget(tenant, forgetId, scope.label(), target, now));
+        return new ForgetReceipt(forgetId, scope, target);
+    }
+
+    ForgetLog.Status forgetStatus(String tenant, String forgetId) throws ApiError, SQLException {
+        return backends.forgets().status(tenant, forgetId).orElseThrow(() -> ApiError.notFound("no forget " + forgetId));
+    }
+
+    /** The tenant's newest {@code limit} cycle rows, oldest first. */
+    List<CycleMetrics> health(String tenant, int limit) throws SQLException {
+        return backends.cycles().newest(tenant, limit);
+    }
+
+    /** The tenants a key reads: its own, or for an operator key every tenant with cycle rows. */
+    List<String> tenants(ApiKeys.Caller caller) throws SQLException {
+        return caller.operator() ? backends.cycles().tenants() : List.of(caller.tenantId());
+    }
+
+    /**
+     * The tenant's newest rejects, up to {@code perReason} of each reason, newest first, among the last
+     * {@value #REJECTS_SCANNED_PER_PARTITION} records of each partition of the rejects topic; each with the time
+     * it was rejected.
+     */
+    List<ObjectNode> rejects(String tenant, int perReason) throws ApiError {
+        List<RejectSource.Received> tail;
+        try {
+            tail = new ArrayList<>(backends.rejects().tail(REJECTS_SCANNED_PER_PARTITION));
+        } catch (IOException e) {
+            throw new ApiError(503, "unavailable", "the rejects topic did not read: " + e.getMessage());
+        }
+        tail.sort(Comparator.comparingLong(RejectSource.Received::timestampMillis).reversed());
+        Map<String, Integer> taken = new LinkedHashMap<>();
+        List<ObjectNode> rejects = new ArrayList<>();
+        for (RejectSource.Received r : tail) {
+            JsonNode reject;
+            try {
+                reject = ResponsesJson.JSON.readTree(r.value());
+            } catch (IOException e) {
+                continue; // not a reject.v1 record: nothing of this tenant's
+            }
+            String reason = reject.path("reason_code").asText();
+            if (reject instanceof ObjectNode o && tenant.equals(o.path("tenant_id").asText(null))
+                    && taken.merge(reason, 1, Integer::sum) <= perReason) {
+                rejects.add(o.put("rejected_at", Instant.ofEpochMilli(r.timestampMillis()).toString()));
+            }
+        }
+        return rejects;
+    }
+
+    /** Each readiness check's answer, by name: "ok" or why not. */
+    Map<String, String> readiness() {
+        Map<String, String> checks = new LinkedHashMap<>();
+        backends.readiness().forEach((name, check) -> checks.put(name, check.get()));
+        return checks;
+    }
+
+    List<MemoryReads.Document> documents(String tenant) throws ApiError {
+        return reading(() -> backends.reads().documents(tenant));
+    }
+
+    List<MemoryRecord> document(String tenant, String agentId, String path, int max) throws ApiError {
+        return reading(() -> backends.reads().document(tenant, agentId, path, max));
+    }
+
+    /** Runs a read within the bound on concurrent reads. */
+    <T> T reading(Read<T> read) throws ApiError {
+        try {
+            reads.acquire();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiError(503, "unavailable", "the service is stopping");
+        }
+        try {
+            return read.run();
+        } finally {
+            reads.release();
+        }
+    }
+}

@@ -1,0 +1,167 @@
+package io.engram.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.collapse.CycleRows;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The service's PostgreSQL: the {@link ForgetLog} tables (sql/migrations/V3__forgets.sql) and the cycle rows it
+ * shows ({@link CycleSource}). One connection, re-opened after a failure.
+ */
+final class ServiceDatabase implements ForgetLog, CycleSource, AutoCloseable {
+
+    /** A statement's work over the connection. */
+    private interface Work<T> {
+        T run(Connection connection) throws SQLException;
+    }
+
+    private final String url;
+    private final String user;
+    private final String password;
+    private Connection connection;
+
+    ServiceDatabase(String url, String user, String password) {
+        this.url = url;
+        this.user = user;
+        this.password = password;
+    }
+
+    @Override
+    public void requested(String tenantId, String forgetId, String scope, String target, Instant at) throws SQLException {
+        update("INSERT INTO forgets (tenant_id, forget_id, scope, target, requested_at) VALUES (?, ?, ?, ?, ?)"
+                + " ON CONFLICT (tenant_id, forget_id) DO NOTHING", tenantId, forgetId, scope, target, Timestamp.from(at));
+    }
+
+    @Override
+    public void audit(String tenantId, String action, String detail) throws SQLException {
+        update("INSERT INTO api_audit (tenant_id, action, detail) VALUES (?, ?, ?)", tenantId, action, detail);
+    }
+
+    private void update(String sql, Object... values) throws SQLException {
+        work(c -> {
+            try (PreparedStatement ps = c.prepareStatement(sql)) {
+                for (int i = 0; i < values.length; i++) {
+                    ps.setObject(i + 1, values[i]);
+                }
+                return ps.executeUpdate();
+            }
+        });
+    }
+
+    @Override
+    public Optional<Status> status(String tenantId, String forgetId) throws SQLException {
+        return work(c -> {
+            try (PreparedStatement ps = c.prepareStatement("SELECT scope, target, requested_at, completed_at,"
+                    + " records_removed FROM forgets WHERE tenant_id = ? AND forget_id = ?")) {
+                ps.setString(1, tenantId);
+                ps.setString(2, forgetId);
+                try (ResultSet rs = ps.executeQuery()) {
+                    if (!rs.next()) {
+                        return Optional.empty();
+                    }
+                    Timestamp completed = rs.getTimestamp(4);
+                    long removed = rs.getLong(5);
+                    return Optional.of(new Status(forgetId, rs.getString(1), rs.getString(2),
+                            rs.getTimestamp(3).toInstant(), completed == null ? null : completed.toInstant(),
+                            rs.wasNull() ? null : removed));
+                }
+            }
+        });
+    }
+
+    @Override
+    public List<CycleMetrics> newest(String tenantId, int limit) throws SQLException {
+        List<CycleMetrics> rows = work(c -> {
+            try (PreparedStatement ps = c.prepareStatement(
+                    "SELECT * FROM cycle_metrics WHERE tenant_id = ? ORDER BY ts DESC, cycle_id DESC LIMIT ?")) {
+                ps.setString(1, tenantId);
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    List<CycleMetrics> newestFirst = new ArrayList<>();
+                    while (rs.next()) {
+                        newestFirst.add(CycleRows.fromJson(row(rs)));
+                    }
+                    return newestFirst;
+                }
+            }
+        });
+        Collections.reverse(rows);
+        return rows;
+    }
+
+    /** The current row as JSON, column by column, a timestamp as ISO-8601 (what {@link CycleRows} reads). */
+    private static ObjectNode row(ResultSet rs) throws SQLException {
+        ResultSetMetaData columns = rs.getMetaData();
+        ObjectNode row = ResponsesJson.JSON.createObjectNode();
+        for (int i = 1; i <= columns.getColumnCount(); i++) {
+            Object v = rs.getObject(i);
+            row.set(columns.getColumnName(i), ResponsesJson.JSON.valueToTree(
+                    v instanceof Timestamp t ? t.toInstant().toString() : v));
+        }
+        return row;
+    }
+
+    @Override
+    public List<String> tenants() throws SQLException {
+        return work(c -> {
+            List<String> tenants = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT tenant_id FROM cycle_metrics ORDER BY tenant_id");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    tenants.add(rs.getString(1));
+                }
+            }
+            return tenants;
+        });
+    }
+
+    /** Whether PostgreSQL answers (readiness). */
+    synchronized boolean reachable() {
+        try {
+            return connection().isValid(2);
+        } catch (SQLException e) {
+            close();
+            return false;
+        }
+    }
+
+    private synchronized <T> T work(Work<T> work) throws SQLException {
+        try {
+            return work.run(connection());
+        } catch (SQLException e) {
+            close();
+            throw e;
+        }
+    }
+
+    private Connection connection() throws SQLException {
+        if (connection == null) {
+            connection = DriverManager.getConnection(url, user, password);
+        }
+        return connection;
+    }
+
+    @Override
+    public synchronized void close() {
+        if (connection != null) {
+            try {
+                connection.close();
+            } catch (SQLException ignored) {
+                // closing a broken connection: nothing to keep
+            }
+            connection = null;
+        }
+    }
+}
