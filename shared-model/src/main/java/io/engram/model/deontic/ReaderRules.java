@@ -8,7 +8,8 @@ import java.util.List;
  * says: a paragraph's sentences ({@link Sentences#of}), a list item's own text whole ({@link Sentences#ofItem}), the
  * units the labelled sets are scored on. Where the combination calls a sentence a rule, the lexer's rules of it stand
  * (with the model's modality when the model alone decides), or, where the lexer found none, one rule whose action is
- * the sentence. Thread-safe.
+ * the sentence. The combination is the lexer's decision step ({@link Decision}): the lexer reads each sentence, and the
+ * model decides on its candidates. Thread-safe.
  */
 public final class ReaderRules {
 
@@ -36,18 +37,25 @@ public final class ReaderRules {
         return sentence(Sentences.ofItem(text), section, headingPath);
     }
 
-    /** The rules of one sentence. */
+    /** The rules of one sentence: the lexer reads it, and the combination decides on its candidates. */
     public List<Rule> sentence(String sentence, SectionKind section, List<String> headingPath) {
-        List<Rule> found = lexer.rules(sentence, section);
-        if (combination == ReaderCombination.LEXER) {
+        return lexer.rules(sentence, section, (text, candidates) -> decide(text.toString(), candidates, headingPath));
+    }
+
+    /** The model is asked only where its answer can change the outcome ("model or lexer": where the lexer found none). */
+    private List<Rule> decide(String sentence, List<Rule> found, List<String> headingPath) {
+        boolean lexerFound = !found.isEmpty();
+        if (combination == ReaderCombination.LEXER
+                || combination == ReaderCombination.MODEL_OR_LEXER && lexerFound
+                || combination == ReaderCombination.MODEL_AND_LEXER && !lexerFound) {
             return found;
         }
         RuleReader.Reading reading = reader.read(sentence, headingPath);
-        if (!combination.isRule(!found.isEmpty(), reading.rule())) {
+        if (!combination.isRule(lexerFound, reading.rule())) {
             return List.of();
         }
-        if (found.isEmpty()) {
-            return List.of(new Rule(reading.modality(), sentence.replace("*", "").strip(), "rule reader"));
+        if (!lexerFound) {
+            return List.of(new Rule(reading.modality(), sentence.replace("*", "").strip(), Trigger.RULE_READER));
         }
         if (combination != ReaderCombination.MODEL) {
             return found;

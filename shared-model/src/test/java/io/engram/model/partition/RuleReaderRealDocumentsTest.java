@@ -44,8 +44,9 @@ class RuleReaderRealDocumentsTest {
             }
         }
         System.out.printf("rule reader on data/agents-md: %d of %d nodes change tier%n", changed, nodes);
-        assertThat(nodes).isGreaterThan(300);
-        assertThat(changed).isBetween(0, 1000);
+        // measured: 355 nodes, 6 change, all paragraphs from lore to soft (docs/benchmarks.md says which and why)
+        assertThat(nodes).isEqualTo(355);
+        assertThat(changed).isEqualTo(6);
     }
 
     @Test
