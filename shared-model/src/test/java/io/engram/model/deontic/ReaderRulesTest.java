@@ -3,8 +3,6 @@ package io.engram.model.deontic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /** The combinations as the partitioner applies them, on sentences the shipped model reads far from its threshold. */
@@ -12,17 +10,7 @@ class ReaderRulesTest {
 
     private static final DeonticLexer LEXER = new DeonticLexer();
     private static final List<String> CONVENTIONS = List.of("# Guide", "## Commit Convention");
-    private static RuleReader reader;
-
-    @BeforeAll
-    static void load() {
-        reader = RuleReader.shipped();
-    }
-
-    @AfterAll
-    static void close() {
-        reader.close();
-    }
+    private static final RuleReader reader = ShippedRuleReader.READER;
 
     private static List<Rule> read(ReaderCombination combination, String sentence, List<String> path) {
         return new ReaderRules(LEXER, reader, combination).sentence(sentence, SectionKind.of(path), path);

@@ -4,8 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.deontic.LabelledSentencesTest.Labelled;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -18,17 +16,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class RuleReaderJudgesTest {
 
     private static final DeonticLexer LEXER = new DeonticLexer();
-    private static RuleReader reader;
-
-    @BeforeAll
-    static void load() {
-        reader = RuleReader.shipped();
-    }
-
-    @AfterAll
-    static void close() {
-        reader.close();
-    }
+    private static final RuleReader reader = ShippedRuleReader.READER;
 
     /** Confusion counts of one way of reading on one set. */
     record Counts(int tp, int fp, int fn, int modalityRight) {
