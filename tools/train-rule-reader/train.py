@@ -43,13 +43,13 @@ FOLDS = (("unseen-sentences.tsv", "fifth-set-sentences.tsv"),
          ("labelled-sentences.tsv", "sixth-set-sentences.tsv"),
          ("held-out-sentences.tsv", "seventh-set-sentences.tsv"),
          ("fourth-set-sentences.tsv", "eighth-set-sentences.tsv"))
-PARITY_SENTENCES = (
+PARITY_SENTENCES = (  # written for the fixture or taken from development sets, never from a judge
     ("Commit Convention", "Never add Co-Authored-By agents in commit message."),
-    ("Setup", "Run `pnpm install` to install dependencies"),
-    ("Project Overview", "This is a monorepo using pnpm workspaces."),
+    ("Setup", "Install the dependencies with `npm ci` before the first build."),
+    ("Project Overview", "The repository holds the server and its web console."),
     ("Who You Are", "You can spawn an ACP session when a task requires code."),
     ("", "The scheduler never runs user code."),
-    ("Testing > Writing tests", "Prefer `toMatchInlineSnapshot` over `toContain`; update the snapshot instead of reverting it."),
+    ("Testing > Writing tests", "Prefer table-driven tests over copies of one test; keep each case's name unique."),
 )
 
 

@@ -25,7 +25,7 @@ class ReaderRulesTest {
 
     @Test
     void aSentenceTheModelReadsAsNoRuleIsDroppedWhenTheModelDecidesAndKeptWhenTheLexerFoundOne() {
-        String fact = "This is a monorepo using pnpm workspaces.";
+        String fact = "The repository holds the server and its web console.";
         List<String> overview = List.of("## Project Overview");
         assertThat(reader.read(fact, overview).rule()).isFalse();
         assertThat(read(ReaderCombination.MODEL, fact, overview)).isEmpty();
