@@ -30,7 +30,8 @@ import org.openjdk.jmh.infra.Blackhole;
 
 /**
  * Partition throughput on the real agent documents, side by side with what a user would otherwise run: a bare
- * commonmark-java parse (same extensions, default inline parsing) of the same bytes. One operation processes
+ * commonmark-java parse (same extensions, default inline parsing) of the same bytes; and the partition with the
+ * learned rule reader on, beside the lexer alone. One operation processes
  * every document once; MB/s = ops/s × {@link #corpusBytes} / 10^6 (printed at setup).
  */
 @State(Scope.Benchmark)
@@ -49,6 +50,7 @@ public class PartitionBenchmark {
     private long corpusBytes;
     private Parser bareParser;
     private MarkdownPartitioner partitioner;
+    private MarkdownPartitioner withRuleReader;
 
     @Setup
     public void load() throws IOException {
@@ -64,6 +66,7 @@ public class PartitionBenchmark {
                 .extensions(List.of(YamlFrontMatterExtension.create(), TablesExtension.create()))
                 .build();
         partitioner = new MarkdownPartitioner(PartitionConfig.defaults());
+        withRuleReader = new MarkdownPartitioner(PartitionConfig.defaults().withRuleReader(true));
         System.out.printf("%n[corpus] %d documents, %d bytes per operation%n", corpus.size(), corpusBytes);
     }
 
@@ -87,6 +90,15 @@ public class PartitionBenchmark {
     public void engramPartition(Blackhole bh) throws InvalidDocumentException {
         for (byte[] raw : corpus) {
             PartitionedDocument document = partitioner.partition(raw);
+            bh.consume(document);
+        }
+    }
+
+    /** The same partition with the learned rule reader on (partition.rule-reader=true): one model call per sentence. */
+    @Benchmark
+    public void engramPartitionWithRuleReader(Blackhole bh) throws InvalidDocumentException {
+        for (byte[] raw : corpus) {
+            PartitionedDocument document = withRuleReader.partition(raw);
             bh.consume(document);
         }
     }

@@ -115,7 +115,7 @@ public final class EngramPipeline {
         SingleOutputStreamOperator<StoreChange> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
                 .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2(),
-                        config.metricsEnabled()), StoreChange.TYPE)
+                        config.ruleReader(), config.listItemsByRule(), config.metricsEnabled()), StoreChange.TYPE)
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.

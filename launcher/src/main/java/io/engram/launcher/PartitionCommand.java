@@ -51,6 +51,12 @@ final class PartitionCommand implements Callable<Integer> {
     @Option(names = "--alpha2", paramLabel = "Y", description = "Share of tau for soft rules (default: ${DEFAULT-VALUE}).")
     double alpha2 = TierBudget.DEFAULT_ALPHA2;
 
+    @Option(names = "--rule-reader", description = "Read rules sentence by sentence with the learned rule reader beside the lexer.")
+    boolean ruleReader;
+
+    @Option(names = "--list-items-by-rule", description = "A list item in which no rule is found is lore, not a hard rule.")
+    boolean listItemsByRule;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -61,7 +67,8 @@ final class PartitionCommand implements Callable<Integer> {
         }
         PartitionedDocument document;
         try {
-            PartitionConfig config = PartitionConfig.defaults().withBudget(budget, alpha1, alpha2);
+            PartitionConfig config = PartitionConfig.defaults().withBudget(budget, alpha1, alpha2)
+                    .withRuleReader(ruleReader).withListItemsByRule(listItemsByRule);
             document = new MarkdownPartitioner(config).partition(Files.readAllBytes(file));
         } catch (InvalidDocumentException e) {
             err.println("engram partition: " + e.reason() + ": " + e.getMessage());

@@ -51,12 +51,15 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     private final int tau;
     private final double alpha1;
     private final double alpha2;
+    private final boolean ruleReader;
+    private final boolean listItemsByRule;
     private final boolean metricsEnabled;
 
     private transient EngramMetrics metrics;
     private transient Embedder embedder;
     private transient MarkdownPartitioner partitioner;
-    private transient String tokenizerId;
+    /** What the cache key hashes beside the bytes: the tokenizer and the rule readings ({@link PartitionConfig#cacheId}). */
+    private transient String partitionId;
     private transient ValueState<Long> liveVersion;
     private transient ValueState<String> liveCacheKey;
     /** The tier of each chunk of the live version, by position: what a newer version deletes by id. */
@@ -64,11 +67,13 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
 
     /** The model's tokenizer counts the budget, so budgets match what the model sees. */
     public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2,
-                                     boolean metricsEnabled) {
+                                     boolean ruleReader, boolean listItemsByRule, boolean metricsEnabled) {
         this.embedderFactory = embedderFactory;
         this.tau = tau;
         this.alpha1 = alpha1;
         this.alpha2 = alpha2;
+        this.ruleReader = ruleReader;
+        this.listItemsByRule = listItemsByRule;
         this.metricsEnabled = metricsEnabled;
     }
 
@@ -76,9 +81,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     public void open(OpenContext context) {
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
         embedder = embedderFactory.get();
-        tokenizerId = embedder.tokenCounter().id();
-        partitioner = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(tau, alpha1, alpha2)
-                .withTokens(embedder.tokenCounter()));
+        PartitionConfig config = PartitionConfig.defaults().withBudget(tau, alpha1, alpha2)
+                .withTokens(embedder.tokenCounter()).withRuleReader(ruleReader).withListItemsByRule(listItemsByRule);
+        partitionId = config.cacheId();
+        partitioner = new MarkdownPartitioner(config);
         liveVersion = getRuntimeContext().getState(new ValueStateDescriptor<>("live-version", Types.LONG));
         liveCacheKey = getRuntimeContext().getState(new ValueStateDescriptor<>("live-cache-key", Types.STRING));
         liveChunkTiers = getRuntimeContext().getState(
@@ -99,7 +105,7 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             return;
         }
         byte[] raw = doc.content().getBytes(StandardCharsets.UTF_8);
-        String cacheKey = DocumentCacheKey.of(raw, tokenizerId);
+        String cacheKey = DocumentCacheKey.of(raw, partitionId);
         if (cacheKey.equals(liveCacheKey.value())) {
             return; // same bytes as the live version: its chunks stand
         }

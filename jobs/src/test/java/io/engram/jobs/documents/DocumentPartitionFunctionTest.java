@@ -30,7 +30,7 @@ class DocumentPartitionFunctionTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreChange> harness() throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
                 new DocumentPartitionFunction(() -> EmbeddingModel.ALL_MINILM_L6_V2.open(), 8192, 0.4,
-                        0.3, true)), DocEvent::documentKey, Types.STRING);
+                        0.3, false, false, true)), DocEvent::documentKey, Types.STRING);
         harness.setup(StoreChange.TYPE.createSerializer(new SerializerConfigImpl())); // the pipeline's typed seam
         harness.open();
         return harness;

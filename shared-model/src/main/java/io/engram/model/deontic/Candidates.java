@@ -73,11 +73,11 @@ final class Candidates {
     }
 
     /**
-     * The decision: which candidates are the text's rules. The lexer's own decision keeps every candidate the
-     * resolution left, in order; a reader that decides sentence by sentence whether a sentence is a rule, keeping
-     * the lexer's modality and action, replaces this step.
+     * The decision: which candidates are the text's rules. The lexer's own decision ({@link Decision#LEXER}) keeps
+     * every candidate the resolution left, in order; the rule reader's ({@link ReaderRules}) decides whether the
+     * text, one sentence, is a rule, keeping the lexer's modality and action where it found one.
      */
-    List<Rule> decide() {
-        return rules.isEmpty() ? List.of() : List.copyOf(rules);
+    List<Rule> decide(CharSequence text, Decision decision) {
+        return decision.decide(text, rules.isEmpty() ? List.of() : List.copyOf(rules));
     }
 }

@@ -44,7 +44,12 @@ public final class DeonticLexer {
 
     /** The rules in {@code text}, in order of appearance, read under headings of the given kind. */
     public List<Rule> rules(CharSequence text, SectionKind section) {
-        return READERS.get().read(text, section);
+        return rules(text, section, Decision.LEXER);
+    }
+
+    /** The rules in {@code text} read under headings of the given kind, as {@code decision} decides on the candidates. */
+    public List<Rule> rules(CharSequence text, SectionKind section, Decision decision) {
+        return READERS.get().read(text, section, decision);
     }
 
     /**
@@ -144,7 +149,7 @@ public final class DeonticLexer {
         private final ClauseScanner scanner = new ClauseScanner();
         private final Candidates candidates = new Candidates();
 
-        List<Rule> read(CharSequence text, SectionKind section) {
+        List<Rule> read(CharSequence text, SectionKind section, Decision decision) {
             scanner.reset(text);
             candidates.reset();
             Clause previous = null;
@@ -164,7 +169,7 @@ public final class DeonticLexer {
                 previous = clause;
             }
             candidates.resolve();
-            return candidates.decide();
+            return candidates.decide(text, decision);
         }
     }
 }

@@ -102,7 +102,10 @@ public enum Trigger {
     /** A Chinese modal or clause-opening instruction: "你必须", "不要", "务必". */
     CHINESE_MODAL,
     /** "你是 …" (identity; "你不是 …" forbids it). */
-    CHINESE_YOU_ARE;
+    CHINESE_YOU_ARE,
+
+    /** The learned rule reader called the sentence a rule where no reading of the lexer found one ({@link RuleReader}). */
+    RULE_READER;
 
     /** The name of the reading that produces this trigger, as docs/algorithms.md lists them. */
     public String reading() {
@@ -122,6 +125,7 @@ public enum Trigger {
             case PROHIBITION_HEADING -> "prohibition list";
             case LABEL -> "labelled rule";
             case CHINESE_MODAL, CHINESE_YOU_ARE -> "Chinese";
+            case RULE_READER -> "rule reader";
         };
     }
 }

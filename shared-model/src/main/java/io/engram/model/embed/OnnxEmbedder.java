@@ -1,13 +1,5 @@
 package io.engram.model.embed;
 
-import ai.djl.huggingface.tokenizers.Encoding;
-import ai.djl.huggingface.tokenizers.HuggingFaceTokenizer;
-import ai.onnxruntime.NodeInfo;
-import ai.onnxruntime.OnnxTensor;
-import ai.onnxruntime.OrtEnvironment;
-import ai.onnxruntime.OrtException;
-import ai.onnxruntime.OrtSession;
-import ai.onnxruntime.TensorInfo;
 import io.engram.model.embed.EmbedderOptions.LongTextMode;
 import io.engram.model.embed.EmbedderOptions.Pooling;
 import io.engram.model.tokens.TokenCounter;
@@ -15,15 +7,12 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.FloatBuffer;
-import java.nio.LongBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -42,10 +31,7 @@ public final class OnnxEmbedder implements Embedder {
 
     private final String baseId;
     private final EmbedderOptions options;
-    private final OrtEnvironment environment;
-    private final OrtSession session;
-    private final HuggingFaceTokenizer tokenizer;
-    private final boolean takesTokenTypes;
+    private final OnnxEncoder encoder;
     private final boolean outputIsPooled;
     private final int hiddenSize;
     private final int dimension;
@@ -59,57 +45,31 @@ public final class OnnxEmbedder implements Embedder {
     public static OnnxEmbedder fromFiles(Path model, Path tokenizerJson, EmbedderOptions options) {
         try (InputStream tokenizer = Files.newInputStream(tokenizerJson)) {
             String id = model.getFileName().toString().replaceFirst("\\.onnx$", "");
-            return new OnnxEmbedder(id, Files.readAllBytes(model), tokenizer, options);
+            return new OnnxEmbedder(id, OnnxEncoder.load(Files.readAllBytes(model), tokenizer, options.intraOpThreads()),
+                    options);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read model " + model + " or tokenizer " + tokenizerJson, e);
         }
     }
 
     static OnnxEmbedder fromClasspath(String id, String model, String tokenizer, EmbedderOptions options) {
-        ClassLoader loader = OnnxEmbedder.class.getClassLoader();
-        try (InputStream modelIn = loader.getResourceAsStream(model);
-             InputStream tokenizerIn = loader.getResourceAsStream(tokenizer)) {
-            if (modelIn == null || tokenizerIn == null) {
-                throw new IllegalStateException(model + " or " + tokenizer + " is not on the classpath");
-            }
-            return new OnnxEmbedder(id, modelIn.readAllBytes(), tokenizerIn, options);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot load " + model, e);
-        }
+        return new OnnxEmbedder(id, OnnxEncoder.fromClasspath(model, tokenizer, options.intraOpThreads()), options);
     }
 
-    private OnnxEmbedder(String baseId, byte[] model, InputStream tokenizerJson, EmbedderOptions options)
-            throws IOException {
+    private OnnxEmbedder(String baseId, OnnxEncoder encoder, EmbedderOptions options) {
         this.baseId = baseId;
         this.options = options;
-        this.tokenizer = HuggingFaceTokenizer.newInstance(tokenizerJson,
-                Map.of("padding", "false", "truncation", "false", "addSpecialTokens", "false"));
-        this.environment = OrtEnvironment.getEnvironment();
-        try (OrtSession.SessionOptions sessionOptions = new OrtSession.SessionOptions()) {
-            sessionOptions.setIntraOpNumThreads(options.intraOpThreads());
-            sessionOptions.setInterOpNumThreads(1);
-            sessionOptions.setOptimizationLevel(OrtSession.SessionOptions.OptLevel.ALL_OPT);
-            this.session = environment.createSession(model, sessionOptions);
-            this.takesTokenTypes = session.getInputNames().contains("token_type_ids");
-            NodeInfo output = session.getOutputInfo().values().iterator().next();
-            long[] shape = ((TensorInfo) output.getInfo()).getShape();
+        this.encoder = encoder;
+        try { // a refused option must not leak the native session and tokenizer just opened
+            long[] shape = encoder.outputShape();
             this.outputIsPooled = shape.length == 2;
             this.hiddenSize = (int) shape[shape.length - 1];
-        } catch (OrtException e) {
-            tokenizer.close();
-            throw new IllegalStateException("ONNX Runtime cannot load model " + baseId + ": " + e.getMessage(), e);
-        }
-        try { // a refused option must not leak the native session and tokenizer just opened
             if (options.dimension() > hiddenSize) {
                 throw new IllegalArgumentException("dimension " + options.dimension() + " exceeds the model's " + hiddenSize);
             }
             this.dimension = options.dimension() == 0 ? hiddenSize : options.dimension();
-            // The special tokens the model expects around content: where "a" sits inside its full encoding.
-            long[] bare = tokenizer.encode("a", false, false).getIds();
-            long[] full = tokenizer.encode("a", true, false).getIds();
-            int at = indexOf(full, bare);
-            this.prefixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, 0, at);
-            this.suffixIds = at < 0 ? new long[0] : Arrays.copyOfRange(full, at + bare.length, full.length);
+            this.prefixIds = encoder.prefixIds();
+            this.suffixIds = encoder.suffixIds();
             if (options.windowTokens() <= prefixIds.length + suffixIds.length) {
                 throw new IllegalArgumentException("window " + options.windowTokens() + " leaves no room for content");
             }
@@ -121,7 +81,7 @@ public final class OnnxEmbedder implements Embedder {
                     })
                     : null;
         } catch (RuntimeException e) {
-            closeNative();
+            encoder.close();
             throw e;
         }
         this.tokenCounter = new TokenCounter() {
@@ -135,19 +95,6 @@ public final class OnnxEmbedder implements Embedder {
                 return OnnxEmbedder.this.baseId;
             }
         };
-    }
-
-    private static int indexOf(long[] haystack, long[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return i;
-        }
-        return -1;
     }
 
     @Override
@@ -189,16 +136,16 @@ public final class OnnxEmbedder implements Embedder {
     private List<Embedding> embed(List<String> texts, String prefix) {
         List<String> inputs = new ArrayList<>(texts.size());
         for (String text : texts) {
-            inputs.add(prefix + Utf16.sanitize(text));
+            inputs.add(prefix + text);
         }
-        Encoding[] encodings = tokenizer.batchEncode(inputs, false, false);
+        long[][] encodings = encoder.tokenize(inputs);
         int capacity = options.windowTokens() - prefixIds.length - suffixIds.length;
         List<Row> rows = new ArrayList<>();
         int[] contentTokens = new int[texts.size()];
         boolean[] truncated = new boolean[texts.size()];
         int[] windows = new int[texts.size()];
         for (int t = 0; t < texts.size(); t++) {
-            long[] content = encodings[t].getIds();
+            long[] content = encodings[t];
             contentTokens[t] = content.length;
             int kept = content.length;
             if (kept > capacity && options.longText() == LongTextMode.TRUNCATE) {
@@ -246,7 +193,7 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     private long[] tokenize(String text) {
-        return tokenizer.encode(Utf16.sanitize(text), false, false).getIds();
+        return encoder.tokenize(text);
     }
 
     private long[] wrap(long[] content, int from, int to) {
@@ -288,38 +235,13 @@ public final class OnnxEmbedder implements Embedder {
     }
 
     private void runBatch(List<Row> rows, Integer[] batch, int length, float[][] pooled) {
-        int size = batch.length;
-        LongBuffer ids = LongBuffer.allocate(size * length);
-        LongBuffer mask = LongBuffer.allocate(size * length);
+        List<long[]> ids = new ArrayList<>(batch.length);
         for (Integer r : batch) {
-            long[] row = rows.get(r).ids();
-            ids.put(row);
-            mask.put(ones(row.length));
-            for (int pad = row.length; pad < length; pad++) {
-                ids.put(0L);
-                mask.put(0L);
-            }
+            ids.add(rows.get(r).ids());
         }
-        ids.flip();
-        mask.flip();
-        long[] shape = {size, length};
-        Map<String, OnnxTensor> inputs = new HashMap<>();
-        try {
-            inputs.put("input_ids", OnnxTensor.createTensor(environment, ids, shape));
-            inputs.put("attention_mask", OnnxTensor.createTensor(environment, mask, shape));
-            if (takesTokenTypes) {
-                inputs.put("token_type_ids", OnnxTensor.createTensor(environment, LongBuffer.allocate(size * length), shape));
-            }
-            try (OrtSession.Result result = session.run(inputs)) {
-                FloatBuffer hidden = ((OnnxTensor) result.get(0)).getFloatBuffer();
-                for (int b = 0; b < size; b++) {
-                    pooled[batch[b]] = pool(hidden, b, length, rows.get(batch[b]).ids().length);
-                }
-            }
-        } catch (OrtException e) {
-            throw new IllegalStateException("ONNX Runtime inference failed: " + e.getMessage(), e);
-        } finally {
-            inputs.values().forEach(OnnxTensor::close);
+        FloatBuffer hidden = encoder.run(ids, null, length);
+        for (int b = 0; b < batch.length; b++) {
+            pooled[batch[b]] = pool(hidden, b, length, rows.get(batch[b]).ids().length);
         }
     }
 
@@ -346,27 +268,11 @@ public final class OnnxEmbedder implements Embedder {
         return out;
     }
 
-    private static long[] ones(int n) {
-        long[] a = new long[n];
-        Arrays.fill(a, 1L);
-        return a;
-    }
-
     @Override
     public void close() {
         if (batchPool != null) {
             batchPool.shutdown();
         }
-        closeNative();
-    }
-
-    private void closeNative() {
-        try {
-            session.close();
-        } catch (OrtException e) {
-            throw new IllegalStateException("cannot close the ONNX session", e);
-        } finally {
-            tokenizer.close();
-        }
+        encoder.close();
     }
 }

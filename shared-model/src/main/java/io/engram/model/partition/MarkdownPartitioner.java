@@ -1,7 +1,10 @@
 package io.engram.model.partition;
 
 import io.engram.model.deontic.DeonticLexer;
+import io.engram.model.deontic.ReaderCombination;
+import io.engram.model.deontic.ReaderRules;
 import io.engram.model.deontic.Rule;
+import io.engram.model.deontic.RuleReader;
 import io.engram.model.deontic.SectionKind;
 import io.engram.model.deontic.SerialityCheck;
 import io.engram.model.partition.InvalidDocumentException.Reason;
@@ -48,6 +51,12 @@ public final class MarkdownPartitioner {
     private static final Parser WITH_FRONT_MATTER = parser(true);
     private static final Parser WITHOUT_FRONT_MATTER = parser(false);
     private static final DeonticLexer LEXER = new DeonticLexer();
+
+    /** The rule reader, loaded on first use by a partitioner that reads with it, then shared (it is thread-safe). */
+    private static final class Reader {
+        private static final RuleReader SHIPPED = RuleReader.shipped();
+        static final ReaderRules RULES = new ReaderRules(LEXER, SHIPPED, ReaderCombination.ofLabel(SHIPPED.combination()));
+    }
 
     private final PartitionConfig config;
 
@@ -103,7 +112,7 @@ public final class MarkdownPartitioner {
         for (Node block = document.getFirstChild(); block != null; block = block.getNext()) {
             if (block instanceof BulletList || block instanceof OrderedList) {
                 for (Node item = block.getFirstChild(); item != null; item = item.getNext()) {
-                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source, headings.kind());
+                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source, headings);
                 }
                 continue;
             }
@@ -114,7 +123,7 @@ public final class MarkdownPartitioner {
             if (kind == NodeKind.FRONT_MATTER && !hasYamlEntries(block)) {
                 warnings.add("front matter holds no YAML key: value entries; kept verbatim as a hard node");
             }
-            addNode(nodes, rulesByNode, kind, block, source, headings.kind());
+            addNode(nodes, rulesByNode, kind, block, source, headings);
             if (block instanceof Heading heading && !nodes.isEmpty()) {
                 headings.enter(heading.getLevel(), nodes.get(nodes.size() - 1).text());
             }
@@ -123,12 +132,12 @@ public final class MarkdownPartitioner {
             warnings.add(source.isBlank() ? "empty document" : "document has no content nodes");
         }
         TierBudget budget = TierBudget.evaluate(nodes, config.tau(), config.alpha1(), config.alpha2());
-        return new PartitionedDocument(DocumentCacheKey.of(raw, config.tokens().id()), nodes,
+        return new PartitionedDocument(DocumentCacheKey.of(raw, config.cacheId()), nodes,
                 SerialityCheck.conflicts(rulesByNode), budget, warnings);
     }
 
     private void addNode(List<DocumentNode> nodes, List<List<Rule>> rulesByNode, NodeKind kind, Node block,
-                         String source, SectionKind section) {
+                         String source, HeadingPath headings) {
         List<SourceSpan> spans = block.getSourceSpans();
         if (spans.isEmpty()) {
             return;
@@ -136,17 +145,29 @@ public final class MarkdownPartitioner {
         SourceSpan first = spans.get(0);
         SourceSpan last = spans.get(spans.size() - 1);
         String text = source.substring(first.getInputIndex(), last.getInputIndex() + last.getLength()).strip();
-        List<Rule> rules = readsRules(kind) ? LEXER.rules(text, section) : List.of();
-        int tier = TierAssignment.tier(kind, !rules.isEmpty());
+        List<Rule> rules = readsRules(kind) ? rules(kind, text, headings) : List.of();
+        int tier = TierAssignment.tier(kind, !rules.isEmpty(), config.listItemsByRule());
         nodes.add(new DocumentNode(nodes.size(), kind, tier, text, config.tokens().count(text),
                 first.getLineIndex() + 1, last.getLineIndex() + 1, rules));
         rulesByNode.add(rules);
+    }
+
+    /** The rules of a node: the lexer's, or, with the rule reader on, paragraphs and list items read by sentence. */
+    private List<Rule> rules(NodeKind kind, String text, HeadingPath headings) {
+        if (config.ruleReader() && kind == NodeKind.PARAGRAPH) {
+            return Reader.RULES.paragraph(text, headings.kind(), headings.path());
+        }
+        if (config.ruleReader() && kind == NodeKind.LIST_ITEM) {
+            return Reader.RULES.listItem(text, headings.kind(), headings.path());
+        }
+        return LEXER.rules(text, headings.kind());
     }
 
     /** The headings above the current block, one per level, and what they make of the text under them. */
     private static final class HeadingPath {
         private final String[] byLevel = new String[6];
         private SectionKind kind = SectionKind.PLAIN;
+        private List<String> path = List.of();
 
         /** A heading of {@code level} (1–6) with Markdown source {@code source} closes every deeper one. */
         void enter(int level, String source) {
@@ -160,10 +181,16 @@ public final class MarkdownPartitioner {
                 }
             }
             kind = SectionKind.of(path);
+            this.path = List.copyOf(path);
         }
 
         SectionKind kind() {
             return kind;
+        }
+
+        /** Each heading above, with its level marks ("## Testing"), outermost first. */
+        List<String> path() {
+            return path;
         }
 
         /** A heading's first line without its ATX marks (a setext heading's underline is on the next line). */

@@ -12,9 +12,13 @@ import io.engram.model.tokens.TokenEstimate;
  * @param maxBytes        larger documents are refused
  * @param maxNestingDepth deeper list or quote nesting is refused (parsing cost grows with depth cubed)
  * @param tokens          the token counter; its id is part of the cache key
+ * @param ruleReader      read rules sentence by sentence with the learned rule reader beside the lexer, combined as
+ *                        the reader's settings say (docs/algorithms.md, "The rule reader"); off: the lexer alone
+ * @param listItemsByRule a list item is hard tier only if a rule is found in it, and lore otherwise; off: every list
+ *                        item is hard tier
  */
 public record PartitionConfig(int tau, double alpha1, double alpha2, int maxBytes, int maxNestingDepth,
-                              TokenCounter tokens) {
+                              TokenCounter tokens, boolean ruleReader, boolean listItemsByRule) {
 
     public static final int DEFAULT_TAU = 16384;
     public static final int DEFAULT_MAX_BYTES = 8 * 1024 * 1024;
@@ -22,14 +26,31 @@ public record PartitionConfig(int tau, double alpha1, double alpha2, int maxByte
 
     public static PartitionConfig defaults() {
         return new PartitionConfig(DEFAULT_TAU, TierBudget.DEFAULT_ALPHA1, TierBudget.DEFAULT_ALPHA2,
-                DEFAULT_MAX_BYTES, DEFAULT_MAX_NESTING_DEPTH, TokenEstimate.INSTANCE);
+                DEFAULT_MAX_BYTES, DEFAULT_MAX_NESTING_DEPTH, TokenEstimate.INSTANCE, false, false);
     }
 
     public PartitionConfig withBudget(int newTau, double newAlpha1, double newAlpha2) {
-        return new PartitionConfig(newTau, newAlpha1, newAlpha2, maxBytes, maxNestingDepth, tokens);
+        return new PartitionConfig(newTau, newAlpha1, newAlpha2, maxBytes, maxNestingDepth, tokens, ruleReader,
+                listItemsByRule);
     }
 
     public PartitionConfig withTokens(TokenCounter counter) {
-        return new PartitionConfig(tau, alpha1, alpha2, maxBytes, maxNestingDepth, counter);
+        return new PartitionConfig(tau, alpha1, alpha2, maxBytes, maxNestingDepth, counter, ruleReader, listItemsByRule);
+    }
+
+    /**
+     * What the cache key hashes beside the bytes: the token counter's id, and the rule readings when they are not
+     * the defaults (the same bytes partition differently under them).
+     */
+    public String cacheId() {
+        return tokens.id() + (ruleReader ? "+rule-reader" : "") + (listItemsByRule ? "+list-items-by-rule" : "");
+    }
+
+    public PartitionConfig withRuleReader(boolean on) {
+        return new PartitionConfig(tau, alpha1, alpha2, maxBytes, maxNestingDepth, tokens, on, listItemsByRule);
+    }
+
+    public PartitionConfig withListItemsByRule(boolean on) {
+        return new PartitionConfig(tau, alpha1, alpha2, maxBytes, maxNestingDepth, tokens, ruleReader, on);
     }
 }

@@ -2,8 +2,9 @@ package io.engram.model.partition;
 
 /**
  * ι: the tier of a node (docs/contracts.md §A.2). Tier 1 (hard): list items and front matter.
- * Tier 2 (soft): blockquotes, and paragraphs in which the deontic lexer found a rule. Tier 0 (lore):
- * everything else. Every node gets exactly one tier, so the three sets partition the document.
+ * Tier 2 (soft): blockquotes, and paragraphs in which a rule was found. Tier 0 (lore): everything else. With list
+ * items by rule (an opt-in setting), a list item in which no rule was found is lore instead of hard. Every node
+ * gets exactly one tier, so the three sets partition the document.
  */
 public final class TierAssignment {
 
@@ -15,8 +16,13 @@ public final class TierAssignment {
     }
 
     public static int tier(NodeKind kind, boolean hasRule) {
+        return tier(kind, hasRule, false);
+    }
+
+    public static int tier(NodeKind kind, boolean hasRule, boolean listItemsByRule) {
         return switch (kind) {
-            case LIST_ITEM, FRONT_MATTER -> HARD;
+            case LIST_ITEM -> hasRule || !listItemsByRule ? HARD : LORE;
+            case FRONT_MATTER -> HARD;
             case BLOCKQUOTE -> SOFT;
             case PARAGRAPH -> hasRule ? SOFT : LORE;
             case HEADING, CODE_BLOCK, HTML_BLOCK, TABLE -> LORE;

@@ -335,8 +335,9 @@ class DeonticLexerTest {
             assertThat(lexer.rules(example.sentence(), example.section())).as(example.sentence())
                     .extracting(r -> r.modality().code() + ":" + r.trigger()).containsExactly(example.rule());
         }
-        assertThat(examples).extracting(e -> e.rule().substring(2))
-                .containsExactlyInAnyOrderElementsOf(Stream.of(Trigger.values()).map(Trigger::name).toList());
+        // every trigger but the learned reader's, which ReaderRules gives (ReaderRulesTest)
+        assertThat(examples).extracting(e -> e.rule().substring(2)).containsExactlyInAnyOrderElementsOf(
+                Stream.of(Trigger.values()).filter(t -> t != Trigger.RULE_READER).map(Trigger::name).toList());
     }
 
     @Test

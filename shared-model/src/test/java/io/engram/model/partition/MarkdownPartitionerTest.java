@@ -153,7 +153,7 @@ class MarkdownPartitionerTest {
         assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
 
         MarkdownPartitioner small = new MarkdownPartitioner(new PartitionConfig(8192, 0.4, 0.3, 1024, 64,
-                io.engram.model.tokens.TokenEstimate.INSTANCE));
+                io.engram.model.tokens.TokenEstimate.INSTANCE, false, false));
         assertThatThrownBy(() -> small.partition("x".repeat(1025)))
                 .extracting(e -> ((InvalidDocumentException) e).reason()).isEqualTo(Reason.TOO_LARGE);
     }
@@ -168,7 +168,7 @@ class MarkdownPartitionerTest {
         assertThatThrownBy(() -> partition(lists.toString()))
                 .extracting(e -> ((InvalidDocumentException) e).reason()).isEqualTo(Reason.TOO_LARGE);
         MarkdownPartitioner roomy = new MarkdownPartitioner(new PartitionConfig(8192, 0.4, 0.3, Integer.MAX_VALUE, 64,
-                io.engram.model.tokens.TokenEstimate.INSTANCE));
+                io.engram.model.tokens.TokenEstimate.INSTANCE, false, false));
         assertThatThrownBy(() -> roomy.partition(lists.toString()))
                 .hasMessageContaining("at line 65")
                 .extracting(e -> ((InvalidDocumentException) e).reason()).isEqualTo(Reason.NESTING_TOO_DEEP);

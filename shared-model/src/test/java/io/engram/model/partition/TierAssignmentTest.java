@@ -19,4 +19,17 @@ class TierAssignmentTest {
             assertThat(TierAssignment.tier(kind, false)).isZero();
         }
     }
+
+    @Test
+    void withListItemsByRuleAListItemWithoutARuleIsLoreAndNothingElseMoves() {
+        assertThat(TierAssignment.tier(NodeKind.LIST_ITEM, true, true)).isEqualTo(TierAssignment.HARD);
+        assertThat(TierAssignment.tier(NodeKind.LIST_ITEM, false, true)).isEqualTo(TierAssignment.LORE);
+        for (NodeKind kind : NodeKind.values()) {
+            if (kind != NodeKind.LIST_ITEM) {
+                for (boolean rule : new boolean[] {true, false}) {
+                    assertThat(TierAssignment.tier(kind, rule, true)).isEqualTo(TierAssignment.tier(kind, rule));
+                }
+            }
+        }
+    }
 }
