@@ -1,0 +1,175 @@
+package io.engram.launcher;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * docs/architecture.md against the code: every class it names in a code span is declared in the repository's
+ * sources (in the package it names, when it names one, and with the member or nested type it names), or is a class
+ * of the JDK or of another project that loads here; the modules it describes are the parent POM's.
+ */
+class DocsMatchCodeTest {
+
+    private static final Path ROOT = ClusterCommand.root();
+    private static final Path ARCHITECTURE = ROOT.resolve("docs/architecture.md");
+    /** Other projects' classes the document names by their simple name, with the class each one is. */
+    private static final Map<String, String> OTHER_PROJECTS = Map.of(
+            "KafkaRaftServer", "kafka.server.KafkaRaftServer",
+            "StorageTool", "kafka.tools.StorageTool",
+            "PainlessPlugin", "org.opensearch.painless.PainlessPlugin");
+    /** Names in code spans that are no class: Kubernetes kinds the deploy/ manifests use. */
+    private static final Set<String> KUBERNETES_KINDS = Set.of("FlinkDeployment");
+    private static final Pattern SPAN = Pattern.compile("`([^`\\n]+)`");
+    private static final Pattern BRACED = Pattern.compile("([\\w.]*)\\.\\{([^}]*)}");
+    private static final Pattern QUALIFIED = Pattern.compile("[A-Za-z_]\\w*(?:\\.[A-Za-z_]\\w*)*");
+    private static final Pattern CAMEL = Pattern.compile("[A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*");
+    private static final Pattern DECLARED = Pattern.compile("\\b(?:class|interface|enum|record)\\s+([A-Z]\\w*)");
+    private static final Pattern PACKAGE = Pattern.compile("^package ([\\w.]+);", Pattern.MULTILINE);
+
+    /** A Java source: its package, the types it declares, its code without comments and literals. */
+    private record Source(String pkg, Set<String> types, String code) {
+    }
+
+    @Test
+    void everyClassTheArchitectureNamesExists() throws Exception {
+        List<Source> sources = sources();
+        List<String> cited = citedNames(withoutCodeBlocks(Files.readString(ARCHITECTURE)));
+        List<String> unknown = cited.stream().filter(name -> !exists(name, sources)).distinct().toList();
+        assertThat(unknown).as("names in docs/architecture.md that the code does not declare").isEmpty();
+        assertThat(cited).contains("EngramPipeline.build", "StoreWriterOperator.Settings", "retrieval.HybridRetriever");
+        assertThat(exists("serde.ImmutableSerializer", sources)).as("a class the document once named").isFalse();
+        assertThat(exists("retrieval.LayoutSerializer", sources)).as("a class in another package").isFalse();
+        assertThat(exists("EngramPipeline.noSuchMember", sources)).isFalse();
+        assertThat(exists("StoreChange.NoSuchKind", sources)).isFalse();
+        assertThat(OTHER_PROJECTS.values()).allMatch(DocsMatchCodeTest::loads);
+        for (String kind : KUBERNETES_KINDS) {
+            assertThat(Files.readString(ROOT.resolve("deploy/flink-deployment.yaml"))).contains("kind: " + kind);
+        }
+    }
+
+    @Test
+    void theModulesTheArchitectureDescribesAreThePomsModules() throws Exception {
+        Set<String> poms = pomModules();
+        String doc = Files.readString(ARCHITECTURE);
+        String modulesSection = doc.substring(doc.indexOf("## Modules"), doc.indexOf("### Why a separate"));
+        Set<String> described = matches(Pattern.compile("\\*\\*`([\\w-]+)/`\\*\\*"), modulesSection);
+        assertThat(described).as("the modules section's headings").isEqualTo(poms);
+        String dependencies = modulesSection.lines().skip(2).takeWhile(l -> !l.isBlank()).collect(Collectors.joining(" "));
+        assertThat(matches(Pattern.compile("`([\\w-]+)`"), dependencies)).as("the dependency line").isEqualTo(poms);
+        String packages = doc.substring(doc.indexOf("## Packages"), doc.indexOf("## The pipeline"));
+        Set<String> tabled = matches(Pattern.compile("(?m)^\\| `([\\w-]+)`"), packages);
+        assertThat(poms).as("the packages table's modules").containsAll(tabled);
+        assertThat(tabled).contains("shared-model", "jobs", "store", "service");
+    }
+
+    /** Each class, nested class or member a code span names, qualified as far as the span qualifies it. */
+    static List<String> citedNames(String markdown) {
+        List<String> names = new ArrayList<>();
+        Matcher span = SPAN.matcher(markdown);
+        while (span.find()) {
+            Matcher braced = BRACED.matcher(span.group(1));
+            StringBuilder expanded = new StringBuilder();
+            while (braced.find()) {
+                String prefix = braced.group(1);
+                braced.appendReplacement(expanded, Stream.of(braced.group(2).split(","))
+                        .map(n -> prefix + "." + n.strip()).collect(Collectors.joining(" ")));
+            }
+            braced.appendTail(expanded);
+            Matcher name = QUALIFIED.matcher(expanded);
+            while (name.find()) {
+                if (Stream.of(name.group().split("\\.")).anyMatch(s -> CAMEL.matcher(s).matches())) {
+                    names.add(name.group());
+                }
+            }
+        }
+        return names;
+    }
+
+    /**
+     * Whether the sources declare {@code name}: lower-case segments before the first class are the end of its
+     * package; each further capitalised segment a type declared in the same file; a lower-case one after them a
+     * member that file mentions.
+     */
+    private static boolean exists(String name, List<Source> sources) {
+        String[] segments = name.split("\\.");
+        int first = firstClass(segments);
+        String pkg = String.join(".", List.of(segments).subList(0, first));
+        String type = segments[first];
+        if (KUBERNETES_KINDS.contains(name) || pkg.isEmpty() && OTHER_PROJECTS.containsKey(type)
+                || pkg.contains(".") && loads(pkg + "." + type)) {
+            return true;
+        }
+        return sources.stream().filter(s -> s.types().contains(type))
+                .filter(s -> pkg.isEmpty() || s.pkg().equals(pkg) || s.pkg().endsWith("." + pkg))
+                .anyMatch(s -> List.of(segments).subList(first + 1, segments.length).stream().allMatch(rest ->
+                        CAMEL.matcher(rest).matches() ? s.types().contains(rest)
+                                : Pattern.compile("\\b" + rest + "\\b").matcher(s.code()).find()));
+    }
+
+    /** Whether {@code className}, named in full, is on this test's class path (the JDK's or another project's). */
+    private static boolean loads(String className) {
+        try {
+            Class.forName(className, false, DocsMatchCodeTest.class.getClassLoader());
+            return true;
+        } catch (ClassNotFoundException e) {
+            return false;
+        }
+    }
+
+    private static int firstClass(String[] segments) {
+        int first = 0;
+        while (!CAMEL.matcher(segments[first]).matches()) {
+            first++;
+        }
+        return first;
+    }
+
+    private static String withoutCodeBlocks(String markdown) {
+        return markdown.replaceAll("(?s)```.*?```", "");
+    }
+
+    private static Set<String> matches(Pattern pattern, String text) {
+        Set<String> found = new LinkedHashSet<>();
+        Matcher m = pattern.matcher(text);
+        while (m.find()) {
+            found.add(m.group(1));
+        }
+        return found;
+    }
+
+    private static Set<String> pomModules() throws IOException {
+        return matches(Pattern.compile("<module>([\\w-]+)</module>"), Files.readString(ROOT.resolve("pom.xml")));
+    }
+
+    private static List<Source> sources() throws IOException {
+        try (Stream<Path> files = Files.walk(ROOT)) {
+            return files.filter(f -> f.toString().endsWith(".java"))
+                    .filter(f -> !f.toString().contains("/target/") && !f.toString().contains("/node_modules/"))
+                    .map(DocsMatchCodeTest::source).toList();
+        }
+    }
+
+    private static Source source(Path file) {
+        try {
+            String code = JavaMethods.blanked(Files.readString(file));
+            Matcher pkg = PACKAGE.matcher(code);
+            return new Source(pkg.find() ? pkg.group(1) : "", matches(DECLARED, code), code);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
