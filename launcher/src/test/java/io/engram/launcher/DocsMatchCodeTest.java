@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
@@ -74,6 +75,52 @@ class DocsMatchCodeTest {
         Set<String> tabled = matches(Pattern.compile("(?m)^\\| `([\\w-]+)`"), packages);
         assertThat(poms).as("the packages table's modules").containsAll(tabled);
         assertThat(tabled).contains("shared-model", "jobs", "store", "service");
+    }
+
+    @Test
+    void everyBenchmarkSectionTheDocsCiteOrLinkExists() throws Exception {
+        Map<String, List<String>> headings = Map.of("benchmarks.md", headings("docs/benchmarks.md"),
+                "benchmarks-history.md", headings("docs/benchmarks-history.md"));
+        Pattern cited = Pattern.compile("docs/(benchmarks(?:-history)?\\.md),? \\(?\"([^\"]+)\"");
+        Pattern linked = Pattern.compile("\\]\\((?:docs/)?(benchmarks(?:-history)?\\.md)?#([\\w-]+)\\)");
+        List<String> missing = new ArrayList<>();
+        List<Path> docs = new ArrayList<>(List.of(ROOT.resolve("README.md")));
+        try (Stream<Path> files = Files.list(ROOT.resolve("docs"))) {
+            files.filter(f -> f.toString().endsWith(".md")).forEach(docs::add);
+        }
+        int links = 0;
+        for (Path doc : docs) {
+            String text = Files.readString(doc).replaceAll("\\s+", " ");
+            Matcher c = cited.matcher(text);
+            while (c.find()) {
+                String title = c.group(2);
+                if (headings.get(c.group(1)).stream().noneMatch(h -> h.startsWith(title))) {
+                    missing.add(doc.getFileName() + " cites " + c.group(1) + ", \"" + title + "\"");
+                }
+            }
+            Matcher l = linked.matcher(text);
+            while (l.find()) {
+                String target = l.group(1) != null ? l.group(1) : doc.getFileName().toString();
+                if (headings.containsKey(target)) {
+                    links++;
+                    if (headings.get(target).stream().map(DocsMatchCodeTest::anchor).noneMatch(l.group(2)::equals)) {
+                        missing.add(doc.getFileName() + " links " + target + "#" + l.group(2));
+                    }
+                }
+            }
+        }
+        assertThat(missing).isEmpty();
+        assertThat(links).as("the benchmarks' table of answers links its sections").isGreaterThan(15);
+    }
+
+    private static List<String> headings(String doc) throws IOException {
+        return Files.readAllLines(ROOT.resolve(doc)).stream().filter(l -> l.startsWith("#"))
+                .map(l -> l.replaceFirst("^#+\\s*", "").strip()).toList();
+    }
+
+    /** A heading's anchor as GitHub makes it: lower case, punctuation dropped, spaces as hyphens. */
+    static String anchor(String heading) {
+        return heading.toLowerCase(Locale.ROOT).replaceAll("[^\\w\\- ]", "").replace(' ', '-');
     }
 
     /** Each class, nested class or member a code span names, qualified as far as the span qualifies it. */
