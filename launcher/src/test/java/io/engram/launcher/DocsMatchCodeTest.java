@@ -7,6 +7,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -14,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -75,6 +77,41 @@ class DocsMatchCodeTest {
         Set<String> tabled = matches(Pattern.compile("(?m)^\\| `([\\w-]+)`"), packages);
         assertThat(poms).as("the packages table's modules").containsAll(tabled);
         assertThat(tabled).contains("shared-model", "jobs", "store", "service");
+    }
+
+    /** The architecture's line on dependencies, which {@link #STATED_DEPENDENCIES} spells out module by module. */
+    private static final String STATED = "`shared-model` and `client` (neither uses the other) ← `store` ← `jobs`"
+            + " (with `schema`) and `service` (neither reaches the other) ← `launcher` ← `bench`; `stack` (with"
+            + " `schema`) and `cluster` serve the launcher and the tests";
+    /** What each module uses at compile time, as {@link #STATED} says. */
+    private static final Map<String, Set<String>> STATED_DEPENDENCIES = Map.of(
+            "shared-model", Set.of(), "client", Set.of(), "schema", Set.of(), "cluster", Set.of(),
+            "stack", Set.of("schema"),
+            "store", Set.of("shared-model", "client"),
+            "jobs", Set.of("shared-model", "client", "schema", "store"),
+            "service", Set.of("shared-model", "client", "store"),
+            "launcher", Set.of("shared-model", "client", "stack", "jobs", "service", "cluster"),
+            "bench", Set.of("shared-model", "launcher"));
+
+    @Test
+    void theModulesDependOnWhatTheArchitectureStates() throws Exception {
+        Pattern dependency = Pattern.compile("(?s)<dependency>(.*?)</dependency>");
+        Map<String, Set<String>> used = new HashMap<>();
+        for (String module : pomModules()) {
+            String pom = Files.readString(ROOT.resolve(module).resolve("pom.xml"))
+                    .replaceAll("(?s)<dependencyManagement>.*?</dependencyManagement>", "");
+            Set<String> engram = new TreeSet<>();
+            Matcher d = dependency.matcher(pom);
+            while (d.find()) {
+                Matcher artifact = Pattern.compile("<artifactId>engram-([\\w-]+)</artifactId>").matcher(d.group(1));
+                if (artifact.find() && !d.group(1).contains("<scope>test</scope>")) {
+                    engram.add(artifact.group(1));
+                }
+            }
+            used.put(module, engram);
+        }
+        assertThat(used).isEqualTo(STATED_DEPENDENCIES);
+        assertThat(Files.readString(ARCHITECTURE).replaceAll("\\s+", " ")).contains(STATED);
     }
 
     @Test
