@@ -4,9 +4,6 @@ import io.engram.client.EngramProducer;
 import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
-import io.engram.jobs.EngramJob;
-import io.engram.jobs.EngramPipeline;
-import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
 import io.engram.launcher.ExistingPath;
 import io.engram.launcher.LocomoData;
@@ -15,12 +12,10 @@ import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.partition.DocumentNode;
 import io.engram.model.partition.MarkdownPartitioner;
 import io.engram.model.partition.PartitionConfig;
-import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedStack;
 import io.engram.stack.ServiceOptions;
 import io.engram.store.OpenSearchMemoryStore;
-import io.engram.store.RecordIds;
 import io.engram.store.RetryPolicy;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -28,22 +23,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
-import java.util.Set;
 import java.util.concurrent.Callable;
-import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
-import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.graph.StreamGraph;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -66,6 +53,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
 
     /** The throughput jobs' clusters, kept for the whole run. */
     private final SharedMiniClusters clusters = new SharedMiniClusters();
+    private final PipelineThroughput throughput = new PipelineThroughput(clusters);
 
     @Option(names = "--data", converter = ExistingPath.class, paramLabel = "FILE",
             description = "LoCoMo JSON whose conversations are the turns (required unless --freshness-only)")
@@ -159,7 +147,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                     p.getProperty("opensearch.index"), RetryPolicy.DEFAULT);
                  OnnxEmbedder embedder = models.get(0).open()) {
                 if (freshnessOnly) {
-                    freshness(out, p, store, kafka);
+                    new PipelineFreshness(rates, seconds).run(out, p, store, kafka);
                     return 0;
                 }
                 // turns
@@ -213,9 +201,9 @@ final class BenchPipelineCommand implements Callable<Integer> {
                         }
                     }
                 }
-                Measured embedderChunksBefore = embedderAlone(embedder, chunkTexts);
-                Measured pipelineChunks = throughput(p, "docs", docsFrom, null, chunkTexts.size());
-                Measured embedderChunksAfter = embedderAlone(embedder, chunkTexts);
+                PipelineThroughput.Measured embedderChunksBefore = PipelineThroughput.embedderAlone(embedder, chunkTexts);
+                PipelineThroughput.Measured pipelineChunks = throughput.measure(p, "docs", docsFrom, null, chunkTexts.size());
+                PipelineThroughput.Measured embedderChunksAfter = PipelineThroughput.embedderAlone(embedder, chunkTexts);
                 double embedderChunks = (embedderChunksBefore.perSecond() + embedderChunksAfter.perSecond()) / 2;
                 double perDocument = chunkTexts.size() / (double) documents;
                 out.printf(Locale.ROOT, "documents: pipeline %7.2f /s   embedder alone %7.2f /s   ratio %.2f"
@@ -226,7 +214,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "documents: embedder alone %s (per chunk)%n", embedderChunksAfter.cpu());
                 out.flush();
 
-                freshness(out, p, store, kafka);
+                new PipelineFreshness(rates, seconds).run(out, p, store, kafka);
             }
         }
         return 0;
@@ -244,15 +232,15 @@ final class BenchPipelineCommand implements Callable<Integer> {
             // input first, each into a fresh index with a fresh embedding cache, on the cluster the measured job
             // runs on, and are reported too.
             for (int run = 1; run <= warmUpRuns; run++) {
-                Measured warmUp = throughput(q, "turns-" + model.id() + "-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
+                PipelineThroughput.Measured warmUp = throughput.measure(q, "turns-" + model.id() + "-warm-up-" + run, turnsFrom, RecordType.TURN, turnTexts.size());
                 out.printf(Locale.ROOT, "turns (%s): warm-up job %d: %.1f /s, %s%n", model.id(), run, warmUp.perSecond(), warmUp.cpu());
                 out.flush();
             }
             // the embedder alone runs right before and right after the pipeline: this machine's speed drifts
             // by tens of percent between minutes, and the mean of the two brackets the pipeline's run
-            Measured embedderTurnsBefore = embedderAlone(embedder, turnTexts);
-            Measured pipelineTurns = throughput(q, "turns-" + model.id(), turnsFrom, RecordType.TURN, turnTexts.size());
-            Measured embedderTurnsAfter = embedderAlone(embedder, turnTexts);
+            PipelineThroughput.Measured embedderTurnsBefore = PipelineThroughput.embedderAlone(embedder, turnTexts);
+            PipelineThroughput.Measured pipelineTurns = throughput.measure(q, "turns-" + model.id(), turnsFrom, RecordType.TURN, turnTexts.size());
+            PipelineThroughput.Measured embedderTurnsAfter = PipelineThroughput.embedderAlone(embedder, turnTexts);
             double embedderTurns = (embedderTurnsBefore.perSecond() + embedderTurnsAfter.perSecond()) / 2;
             out.printf(Locale.ROOT, "turns (%s): pipeline %7.1f /s   embedder alone %7.1f /s (%.1f before, %.1f after)"
                             + "   ratio %.2f%n", model.id(), pipelineTurns.perSecond(), embedderTurns,
@@ -291,8 +279,8 @@ final class BenchPipelineCommand implements Callable<Integer> {
         List<Double> withMetrics = new ArrayList<>();
         List<Double> without = new ArrayList<>();
         for (int pair = 1; pair <= 2; pair++) {
-            withMetrics.add(throughput(on, "turns-" + model.id() + "-metrics-on-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
-            without.add(throughput(off, "turns-" + model.id() + "-metrics-off-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
+            withMetrics.add(throughput.measure(on, "turns-" + model.id() + "-metrics-on-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
+            without.add(throughput.measure(off, "turns-" + model.id() + "-metrics-off-" + pair, turnsFrom, RecordType.TURN, turns).perSecond());
             out.printf(Locale.ROOT, "turns (%s): metrics on %.1f /s, off %.1f /s (pair %d)%n", model.id(),
                     withMetrics.get(pair - 1), without.get(pair - 1), pair);
             out.flush();
@@ -309,181 +297,5 @@ final class BenchPipelineCommand implements Callable<Integer> {
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
-    }
-
-    /**
-     * Records per second from the first searchable to the last of {@code expected} (type null: chunks): what was
-     * produced since {@code producedFrom}, read by a job of its own (Kafka group {@code bench-RUN}) into an index of
-     * its own.
-     */
-    private Measured throughput(Properties base, String run, long producedFrom, RecordType type, int expected)
-            throws Exception {
-        Properties p = new Properties();
-        p.putAll(base);
-        // the phase's own input only: a documents run re-reading the turns would measure both
-        p.setProperty("kafka.starting-offsets", "timestamp:" + producedFrom);
-        p.setProperty("kafka.group", "bench-" + run);
-        p.setProperty("opensearch.index", base.getProperty("opensearch.index") + "-" + run);
-        PipelineConfig config = PipelineConfig.fromProperties(p);
-        EngramSetup.prepare(config, step -> { }); // the run's index exists before its poller counts in it
-        SearchableCount searchable = new SearchableCount(p.getProperty("opensearch.url"),
-                p.getProperty("opensearch.index"), type == null ? Set.of(RecordType.INVARIANT, RecordType.LORE) : Set.of(type));
-        AtomicReference<RuntimeException> pollerFailure = new AtomicReference<>();
-        AtomicLong first = new AtomicLong();
-        AtomicLong last = new AtomicLong();
-        AtomicReference<CpuAccount> cpuAtFirst = new AtomicReference<>();
-        AtomicReference<CpuAccount> cpuAtLast = new AtomicReference<>();
-        // the poller shares the job's core: one plain count request over the run's own index (all of its
-        // tenants) per poll, polls close together only where they time something — until the first record and
-        // near the last, which the rate so far predicts — so the harness takes as little of the core as it can
-        Thread poller = new Thread(() -> {
-            while (!Thread.currentThread().isInterrupted()) {
-                try {
-                    long n = searchable.get();
-                    long now = System.nanoTime();
-                    if (n > 0 && first.compareAndSet(0, now)) {
-                        cpuAtFirst.set(CpuAccount.now());
-                        cpuAtLast.set(cpuAtFirst.get());
-                    }
-                    if (n >= expected) {
-                        last.compareAndSet(0, now);
-                        cpuAtLast.set(cpuAtLast.get().updated());
-                        return;
-                    }
-                    // a snapshot reads every thread's CPU time, ~1 ms on the job's core: once a second is often
-                    // enough to keep the threads that end between two
-                    if (first.get() != 0 && now - cpuAtLast.get().takenAtNanos() > 1_000_000_000L) {
-                        cpuAtLast.set(cpuAtLast.get().updated());
-                    }
-                    Thread.sleep(nextPollMillis(n, expected, first.get() == 0 ? 0 : now - first.get()));
-                } catch (InterruptedException e) {
-                    return;
-                } catch (RuntimeException e) { // reported by the main thread; polling on would spin
-                    pollerFailure.set(e);
-                    return;
-                }
-            }
-        });
-        poller.start();
-        Configuration flink = EngramJob.flinkConfiguration(p, config);
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(flink);
-        new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-        StreamGraph job = env.getStreamGraph();
-        job.setJobName("bench-" + run);
-        clusters.execute(job.getJobGraph(), flink, Math.max(1, config.parallelism()));
-        poller.join(30_000);
-        poller.interrupt();
-        if (pollerFailure.get() != null) {
-            throw new IllegalStateException(run + ": counting the searchable records failed", pollerFailure.get());
-        }
-        if (last.get() == 0) {
-            throw new IllegalStateException(run + ": not every record became searchable");
-        }
-        return new Measured(expected / ((last.get() - first.get()) / 1e9),
-                cpuAtLast.get().perRecordSince(cpuAtFirst.get(), expected));
-    }
-
-    /**
-     * How long the poller sleeps after counting {@code n} of {@code expected} records {@code sinceFirstNanos} after
-     * the first: 50 ms before the first and near the end, up to a second in between (half the time the rate so
-     * far predicts is left), so the run's two ends are timed to 50 ms with a few dozen requests.
-     */
-    static long nextPollMillis(long n, long expected, long sinceFirstNanos) {
-        if (n <= 0 || sinceFirstNanos <= 0) {
-            return 50;
-        }
-        double leftMillis = (expected - n) * (sinceFirstNanos / 1e6) / n;
-        return Math.max(50, Math.min(1_000, (long) (leftMillis / 2)));
-    }
-
-    private static Measured embedderAlone(OnnxEmbedder embedder, List<String> texts) {
-        embedder.embedDocuments(texts.subList(0, Math.min(64, texts.size()))); // warm-up
-        CpuAccount cpu = CpuAccount.now();
-        long t0 = System.nanoTime();
-        for (int i = 0; i < texts.size(); i += 32) {
-            embedder.embedDocuments(texts.subList(i, Math.min(i + 32, texts.size())));
-        }
-        return new Measured(texts.size() / ((System.nanoTime() - t0) / 1e9),
-                CpuAccount.now().perRecordSince(cpu, texts.size()));
-    }
-
-    /** Records per second, and the CPU per record by thread group over the same span. */
-    private record Measured(double perSecond, String cpu) {
-    }
-
-    private static boolean visible(OpenSearchMemoryStore store, String tenant) {
-        return !store.find(tenant, Map.of(), Set.of(RecordType.MEMORY), 10, null, true).isEmpty();
-    }
-
-    /** Produce-to-searchable latency of gateway memories at each of the steady rates, on one unbounded pipeline. */
-    private void freshness(PrintWriter out, Properties base, OpenSearchMemoryStore store, String kafka) throws Exception {
-        Properties p = new Properties();
-        p.putAll(base);
-        p.setProperty("kafka.group", "bench-freshness");
-        p.setProperty("kafka.bounded", "false");
-        // only what is produced from now on: memories queued behind the throughput phases' backlog would
-        // measure the backlog
-        p.setProperty("kafka.starting-offsets", "timestamp:" + System.currentTimeMillis());
-        p.setProperty("parallelism", "1");
-        PipelineConfig config = PipelineConfig.fromProperties(p);
-        EngramSetup.prepare(config, step -> { });
-        StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(EngramJob.flinkConfiguration(p, config));
-        new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
-        JobClient job = env.executeAsync("bench-freshness");
-        try (EngramProducer producer = new EngramProducer(kafka)) {
-            // warm the job up (model load, index) before measuring
-            producer.send(Payload.memory("bench-fresh", "warm-up", "memory", "warm up", List.of(), 0, null, Instant.now()));
-            producer.flush();
-            long deadline = System.nanoTime() + 120_000_000_000L;
-            while (!visible(store, "bench-fresh")) {
-                if (System.nanoTime() > deadline) {
-                    throw new IllegalStateException("freshness: the warm-up memory was not searchable within 120 s");
-                }
-                Thread.sleep(200);
-            }
-            for (int rate : rates) {
-                Latencies latencies = freshnessAt(rate, producer, store);
-                out.printf(Locale.ROOT, "freshness at %d memories/s: %d memories, produce-to-searchable %s, max %.0f ms%n",
-                        rate, latencies.sortedMillis().length, latencies.summary(), latencies.max());
-                out.flush();
-            }
-        } finally {
-            job.cancel().get();
-        }
-    }
-
-    /** One tenant's memories sent at {@code rate} for {@code seconds}, each timed from its send to the first poll that finds it. */
-    private Latencies freshnessAt(int rate, EngramProducer producer, OpenSearchMemoryStore store) throws Exception {
-        String tenant = "bench-fresh-" + rate;
-        Map<String, Long> producedAt = new HashMap<>();
-        Map<String, Long> visibleAt = new HashMap<>();
-        int total = rate * seconds;
-        long start = System.nanoTime();
-        int sent = 0;
-        while (visibleAt.size() < total && System.nanoTime() < start + (seconds + 60) * 1_000_000_000L) {
-            long now = System.nanoTime();
-            while (sent < total && now - start >= sent * 1_000_000_000L / rate) {
-                String id = "fresh-" + sent;
-                producedAt.put(RecordIds.memory(tenant, id), System.nanoTime());
-                producer.send(Payload.memory(tenant, id, "memory", "fresh memory number " + sent + " about topic "
-                        + (sent % 17), List.of(), 0, null, Instant.now()));
-                producer.flush();
-                sent++;
-            }
-            List<String> pending = producedAt.keySet().stream().filter(id -> !visibleAt.containsKey(id)).toList();
-            if (!pending.isEmpty()) { // ask only for what is not yet seen, so that polling stays cheap at 100/s
-                for (MemoryRecord r : store.find(tenant, Map.of("_id", pending), Set.of(RecordType.MEMORY), pending.size(),
-                        null, true)) {
-                    visibleAt.putIfAbsent(r.id(), System.nanoTime());
-                }
-            }
-            Thread.sleep(20);
-        }
-        if (visibleAt.size() < total) {
-            throw new IllegalStateException("freshness at " + rate + "/s: " + (total - visibleAt.size()) + " of " + total
-                    + " memories not searchable a minute after the last was sent");
-        }
-        return Latencies.of("freshness", visibleAt.entrySet().stream()
-                .mapToDouble(e -> (e.getValue() - producedAt.get(e.getKey())) / 1e6).toArray());
     }
 }

@@ -5,13 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.launcher.LiveProduct;
-import io.engram.model.embed.Embedding;
-import io.engram.model.retrieval.MemoryRecord;
-import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.Retrieval;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.MemoryStore;
-import io.engram.store.MemoryWriter;
 import io.engram.store.OpenSearchConnection;
 import java.io.PrintWriter;
 import java.net.URI;
@@ -23,7 +19,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -102,16 +97,16 @@ final class BenchRetrievalCommand implements Callable<Integer> {
              Retrieval retrieval = Retrieval.open(OpenSearchConnection.of(product.pipeline().getProperty("opensearch.url")),
                      index(product))) {
             Target target = new Target(product, retrieval);
-            Corpus corpus = new Corpus(retrieval, 4_000);
+            BenchCorpus corpus = new BenchCorpus(retrieval, 4_000, NOW);
             MemoryStore store = retrieval.store();
             for (int t = 0; t < otherTenants; t++) {
-                load(store, corpus, "other-" + t, 0, otherRecords);
+                corpus.load(store, "other-" + t, 0, otherRecords);
             }
-            loadRules(store, corpus);
+            corpus.loadRules(store, TENANT, RULES_PER_TIER);
             int loaded = 0;
             for (int n : records) {
                 long start = System.nanoTime();
-                load(store, corpus, TENANT, loaded, n);
+                corpus.load(store, TENANT, loaded, n);
                 store.refresh();
                 awaitNoMerges(target);
                 loaded = n;
@@ -147,82 +142,12 @@ final class BenchRetrievalCommand implements Callable<Integer> {
         return product.pipeline().getProperty("opensearch.index", MemoryIndexTemplate.INDEX);
     }
 
-    /** Sentences from a small vocabulary, embedded once; records reuse them with jittered vectors. */
-    private static final class Corpus {
-        final List<String> texts = new ArrayList<>();
-        final List<float[]> vectors = new ArrayList<>();
-        final Random random = new Random(11);
-
-        Corpus(Retrieval retrieval, int size) {
-            String[] words = ("deploy key vault lunch noon friday cat miso hiking weekend painting lake sunrise "
-                    + "support group thursday evening maven build tokenizer canary summary provenance budget recall "
-                    + "tenant session compaction merge cluster window rule agent memory lesson knowledge dog walk "
-                    + "morning coffee meeting release bug fix test pipeline kafka flink search vector").split(" ");
-            for (int i = 0; i < size; i++) {
-                StringBuilder b = new StringBuilder();
-                for (int w = 0; w < 8 + random.nextInt(12); w++) {
-                    b.append(w == 0 ? "" : " ").append(words[random.nextInt(words.length)]);
-                }
-                texts.add(b.toString());
-            }
-            for (Embedding e : retrieval.embedder().embedDocuments(texts)) {
-                vectors.add(e.vector());
-            }
-        }
-
-        synchronized float[] jittered(int i) {
-            float[] base = vectors.get(i);
-            float[] v = Arrays.copyOf(base, base.length);
-            double norm = 0;
-            for (int d = 0; d < v.length; d++) {
-                v[d] += (float) (random.nextGaussian() * 0.02);
-                norm += v[d] * v[d];
-            }
-            for (int d = 0; d < v.length; d++) {
-                v[d] /= (float) Math.sqrt(norm);
-            }
-            return v;
-        }
-    }
-
-    /** 90 % memories, 10 % turns of 50 sessions, as the gateway and the pipeline would have written them. */
-    private static void load(MemoryWriter store, Corpus corpus, String tenant, int from, int to) {
-        List<MemoryRecord> batch = new ArrayList<>();
-        for (int i = from; i < to; i++) {
-            int c = i % corpus.texts.size();
-            boolean turn = i % 10 == 0;
-            batch.add(MemoryRecord.of(tenant + "-" + i, tenant, turn ? RecordType.TURN : RecordType.MEMORY,
-                    corpus.texts.get(c), NOW.minusSeconds(i)).embedding(corpus.jittered(c))
-                    .session(turn ? "s" + (i % 50) : null).user("u1")
-                    .role(turn ? (i % 20 == 0 ? "user" : "assistant") : null).position(i / 10).tokens(16).build());
-            if (batch.size() == 1_000) {
-                store.upsert(batch);
-                batch.clear();
-            }
-        }
-        if (!batch.isEmpty()) {
-            store.upsert(batch);
-        }
-    }
-
-    /** Two agent documents' hard and soft rules (tiers 1 and 2), with vectors, as the partitioner writes them. */
-    private static void loadRules(MemoryWriter store, Corpus corpus) {
-        List<MemoryRecord> rules = new ArrayList<>();
-        for (int i = 0; i < 2 * RULES_PER_TIER; i++) {
-            String doc = i % 2 == 0 ? "AGENTS.md" : "SOUL.md";
-            rules.add(MemoryRecord.of(TENANT + "-rule-" + i, TENANT, RecordType.INVARIANT, "Always " + corpus.texts.get(i) + ".",
-                    NOW).tier(i < RULES_PER_TIER ? 1 : 2).embedding(corpus.jittered(i)).document("bench-agent", doc, 1L)
-                    .position(i).tokens(12).build());
-        }
-        store.upsert(rules);
-    }
-
     /**
      * {@code queries} queries of every kind at {@code concurrency} clients, into {@code result}. One client runs
      * the kinds interleaved, query by query, so that each meets the node in the same state (merges, caches); C
      * clients run one kind at a time, so that each kind's throughput is its own.
      */
-    private void measure(Target target, Corpus corpus, int round, int concurrency, ObjectNode result) throws Exception {
+    private void measure(Target target, BenchCorpus corpus, int round, int concurrency, ObjectNode result) throws Exception {
         List<List<String>> phases = concurrency == 1 ? List.of(KINDS) : KINDS.stream().map(List::of).toList();
         ObjectNode errors = JSON.createObjectNode();
         for (List<String> phase : phases) {

@@ -107,21 +107,21 @@ public final class EngramPipeline {
                 .keyBy(TurnEvent::sessionKey)
                 .connect(forgets.broadcast())
                 .transform("compact sessions", CompactionResult.TYPE,
-                        new SessionCompactionOperator(new SessionCompactionFunction(embedder, config.allowedLateness(),
-                                config.sessionInactivity(), config.stateTtl()))).uid("compaction")
+                        new SessionCompactionOperator(new SessionCompactionFunction(embedder,
+                                SessionCompactionFunction.Settings.of(config)))).uid("compaction")
                 .process(new CompactionStoreChanges(config.metricsEnabled()), StoreChange.TYPE).uid("compaction-ops");
 
         // Documents: partitioned into tiered chunks per version, the previous version replaced.
         SingleOutputStreamOperator<StoreChange> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
-                .process(new DocumentPartitionFunction(embedder, config.tau(), config.alpha1(), config.alpha2(),
-                        config.ruleReader(), config.listItemsByRule(), config.metricsEnabled()), StoreChange.TYPE)
+                .process(new DocumentPartitionFunction(embedder, DocumentPartitionFunction.Settings.of(config)),
+                        StoreChange.TYPE)
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
         SingleOutputStreamOperator<StoreChange> written = memories.union(turnRecords, summaries, chunks, forgetChanges)
-                .transform("embed", StoreChange.TYPE, new EmbeddingOperator(embedder, config.embedBatch(),
-                        config.embedDelay(), config.metricsEnabled()))
+                .transform("embed", StoreChange.TYPE, new EmbeddingOperator(embedder,
+                        EmbeddingOperator.Settings.of(config)))
                 .uid("embed")
                 .keyBy(StoreChange::tenantId)
                 .transform(WRITER_NAME, StoreChange.TYPE, new StoreWriterOperator(sinks.store(),
@@ -130,8 +130,8 @@ public final class EngramPipeline {
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreChange::tenantId)
                 .transform("collapse detector", CollapseDetectorFunction.CYCLE_ROWS, new CollapseDetectorOperator(
-                        new CollapseDetectorFunction(sinks.store(), config.collapse(), config.quietGap(),
-                                config.metricsEnabled())))
+                        new CollapseDetectorFunction(sinks.store(),
+                                CollapseDetectorFunction.Settings.of(config))))
                 .uid("collapse-detector");
 
         written.getSideOutput(StoreWriterOperator.FORGETS_DONE).sinkTo(sinks.forgetRows()).uid("forgets-sink")

@@ -1,6 +1,7 @@
 package io.engram.jobs.collapse;
 
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.store.StoreChange;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
@@ -16,6 +17,7 @@ import io.engram.store.MemoryReader;
 import io.engram.store.MemoryStore;
 import io.engram.store.RecordIds;
 import java.io.IOException;
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
@@ -94,12 +96,20 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient volatile long openCycles;
     private transient volatile long shapeRecords;
 
-    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, CollapseConfig config, Duration quietGap,
-                                    boolean metricsEnabled) {
+    /** The detector's thresholds and canary sizes, the quiet gap that closes a cycle, whether metrics are on. */
+    public record Settings(CollapseConfig collapse, Duration quietGap, boolean metricsEnabled) implements Serializable {
+
+        /** The pipeline's settings. */
+        public static Settings of(PipelineConfig config) {
+            return new Settings(config.collapse(), config.quietGap(), config.metricsEnabled());
+        }
+    }
+
+    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, Settings settings) {
         this.storeFactory = storeFactory;
-        this.config = config;
-        this.clock = new CycleClock(quietGap);
-        this.metricsEnabled = metricsEnabled;
+        this.config = settings.collapse();
+        this.clock = new CycleClock(settings.quietGap());
+        this.metricsEnabled = settings.metricsEnabled();
     }
 
     @Override

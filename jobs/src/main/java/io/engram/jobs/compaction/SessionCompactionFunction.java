@@ -1,5 +1,6 @@
 package io.engram.jobs.compaction;
 
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.model.compaction.ExtractiveSummarizer;
@@ -9,6 +10,7 @@ import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.Embedder;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.store.RecordIds;
+import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -53,6 +55,18 @@ public final class SessionCompactionFunction
 
     private static final long serialVersionUID = 1L;
 
+    /**
+     * How late a turn may be before its session's compaction runs without it, how long a session stays quiet before
+     * it is compacted whole, and how long state (pending turns, summaries, forgets) is kept.
+     */
+    public record Settings(Duration allowedLateness, Duration inactivityGap, Duration stateTtl) implements Serializable {
+
+        /** The pipeline's settings. */
+        public static Settings of(PipelineConfig config) {
+            return new Settings(config.allowedLateness(), config.sessionInactivity(), config.stateTtl());
+        }
+    }
+
     private final EmbedderFactory embedderFactory;
     private final long allowedLatenessMillis;
     private final long inactivityGapMillis;
@@ -74,12 +88,11 @@ public final class SessionCompactionFunction
     public static final MapStateDescriptor<String, ForgetEvent> FORGETS = new MapStateDescriptor<>("forgets",
             Types.STRING, TypeInformation.of(ForgetEvent.class));
 
-    public SessionCompactionFunction(EmbedderFactory embedderFactory, Duration allowedLateness, Duration inactivityGap,
-                                     Duration stateTtl) {
+    public SessionCompactionFunction(EmbedderFactory embedderFactory, Settings settings) {
         this.embedderFactory = embedderFactory;
-        this.allowedLatenessMillis = allowedLateness.toMillis();
-        this.inactivityGapMillis = inactivityGap.toMillis();
-        this.stateTtl = stateTtl;
+        this.allowedLatenessMillis = settings.allowedLateness().toMillis();
+        this.inactivityGapMillis = settings.inactivityGap().toMillis();
+        this.stateTtl = settings.stateTtl();
     }
 
     @Override

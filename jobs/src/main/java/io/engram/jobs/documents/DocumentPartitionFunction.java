@@ -2,6 +2,7 @@ package io.engram.jobs.documents;
 
 import io.engram.client.RejectReason;
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.RecordLog;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.RejectRecord;
@@ -17,6 +18,7 @@ import io.engram.model.partition.TierAssignment;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.RecordIds;
+import java.io.Serializable;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Arrays;
@@ -47,13 +49,22 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     public static final OutputTag<RejectRecord> REJECTS =
             new OutputTag<>("document-rejects", TypeInformation.of(RejectRecord.class));
 
+    /**
+     * The partitioner's budget (tau, alpha1, alpha2: docs/algorithms.md), whether the learned rule reader and the
+     * list-items-by-rule reading are on, and whether the operator's metrics are registered.
+     */
+    public record Settings(int tau, double alpha1, double alpha2, boolean ruleReader, boolean listItemsByRule,
+                           boolean metricsEnabled) implements Serializable {
+
+        /** The pipeline's settings. */
+        public static Settings of(PipelineConfig config) {
+            return new Settings(config.tau(), config.alpha1(), config.alpha2(), config.ruleReader(),
+                    config.listItemsByRule(), config.metricsEnabled());
+        }
+    }
+
     private final EmbedderFactory embedderFactory;
-    private final int tau;
-    private final double alpha1;
-    private final double alpha2;
-    private final boolean ruleReader;
-    private final boolean listItemsByRule;
-    private final boolean metricsEnabled;
+    private final Settings settings;
 
     private transient EngramMetrics metrics;
     private transient Embedder embedder;
@@ -66,23 +77,18 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
     private transient ValueState<int[]> liveChunkTiers;
 
     /** The model's tokenizer counts the budget, so budgets match what the model sees. */
-    public DocumentPartitionFunction(EmbedderFactory embedderFactory, int tau, double alpha1, double alpha2,
-                                     boolean ruleReader, boolean listItemsByRule, boolean metricsEnabled) {
+    public DocumentPartitionFunction(EmbedderFactory embedderFactory, Settings settings) {
         this.embedderFactory = embedderFactory;
-        this.tau = tau;
-        this.alpha1 = alpha1;
-        this.alpha2 = alpha2;
-        this.ruleReader = ruleReader;
-        this.listItemsByRule = listItemsByRule;
-        this.metricsEnabled = metricsEnabled;
+        this.settings = settings;
     }
 
     @Override
     public void open(OpenContext context) {
-        metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
+        metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), settings.metricsEnabled());
         embedder = embedderFactory.get();
-        PartitionConfig config = PartitionConfig.defaults().withBudget(tau, alpha1, alpha2)
-                .withTokens(embedder.tokenCounter()).withRuleReader(ruleReader).withListItemsByRule(listItemsByRule);
+        PartitionConfig config = PartitionConfig.defaults()
+                .withBudget(settings.tau(), settings.alpha1(), settings.alpha2()).withTokens(embedder.tokenCounter())
+                .withRuleReader(settings.ruleReader()).withListItemsByRule(settings.listItemsByRule());
         partitionId = config.cacheId();
         partitioner = new MarkdownPartitioner(config);
         liveVersion = getRuntimeContext().getState(new ValueStateDescriptor<>("live-version", Types.LONG));

@@ -2,11 +2,13 @@ package io.engram.jobs.embed;
 
 import io.engram.jobs.BatchingOperator;
 import io.engram.jobs.EngramMetrics;
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.embed.EmbeddedBatch;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
+import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,11 +38,20 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
     private transient Counter cacheMisses;
     private transient Counter modelTexts;
 
-    public EmbeddingOperator(EmbedderFactory embedderFactory, int maxBatch, Duration maxDelay, boolean metricsEnabled) {
-        super(maxDelay);
+    /** The largest batch of texts sent to the model, how long a partial batch may wait, whether metrics are on. */
+    public record Settings(int maxBatch, Duration maxDelay, boolean metricsEnabled) implements Serializable {
+
+        /** The pipeline's settings. */
+        public static Settings of(PipelineConfig config) {
+            return new Settings(config.embedBatch(), config.embedDelay(), config.metricsEnabled());
+        }
+    }
+
+    public EmbeddingOperator(EmbedderFactory embedderFactory, Settings settings) {
+        super(settings.maxDelay());
         this.embedderFactory = embedderFactory;
-        this.maxBatch = maxBatch;
-        this.metricsEnabled = metricsEnabled;
+        this.maxBatch = settings.maxBatch();
+        this.metricsEnabled = settings.metricsEnabled();
     }
 
     @Override

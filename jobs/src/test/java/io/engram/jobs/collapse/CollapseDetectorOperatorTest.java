@@ -52,7 +52,7 @@ class CollapseDetectorOperatorTest {
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(String backend) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
                 new CollapseDetectorFunction(InMemoryMemoryStore.at(INDEX),
-                        CollapseConfig.DEFAULT, Duration.ofMinutes(10), true)),
+                        new CollapseDetectorFunction.Settings(CollapseConfig.DEFAULT, Duration.ofMinutes(10), true))),
                 StoreChange::tenantId, Types.STRING);
         StateBackend state = backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
         harness.setStateBackend(state);

@@ -37,8 +37,8 @@ class SessionCompactionFunctionTest {
 
     private static KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness() throws Exception {
         SessionCompactionFunction function = new SessionCompactionFunction(
-                () -> EmbeddingModel.ALL_MINILM_L6_V2.open(),
-                Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30));
+                () -> EmbeddingModel.ALL_MINILM_L6_V2.open(), new SessionCompactionFunction.Settings(
+                        Duration.ofMinutes(5), Duration.ofHours(1), Duration.ofDays(30)));
         KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness =
                 new KeyedBroadcastOperatorTestHarness<>(new SessionCompactionOperator(function),
                         TurnEvent::sessionKey, org.apache.flink.api.common.typeinfo.Types.STRING, 128, 1, 0);

@@ -2,6 +2,7 @@ package io.engram.jobs.documents;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Upsert;
@@ -9,6 +10,7 @@ import io.engram.model.embed.EmbeddingModel;
 import io.engram.store.RecordIds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Properties;
 import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.operators.KeyedProcessOperator;
@@ -19,6 +21,9 @@ import org.junit.jupiter.api.Test;
 /** The document operator under Flink's keyed harness, with the real tokenizer. */
 class DocumentPartitionFunctionTest {
 
+    /** The pipeline's settings with a smaller document budget. */
+    private static final DocumentPartitionFunction.Settings SETTINGS = DocumentPartitionFunction.Settings.of(
+            PipelineConfig.fromProperties(tau(8192)));
     private static final String V1 = "# Rules\n\n- Always run the tests.\n- Never push to main.\n\nSome lore.\n";
     private static final String V2 = "# Rules\n\n- Always run the linters.\n";
 
@@ -29,8 +34,8 @@ class DocumentPartitionFunctionTest {
 
     private static KeyedOneInputStreamOperatorTestHarness<String, DocEvent, StoreChange> harness() throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new KeyedProcessOperator<>(
-                new DocumentPartitionFunction(() -> EmbeddingModel.ALL_MINILM_L6_V2.open(), 8192, 0.4,
-                        0.3, false, false, true)), DocEvent::documentKey, Types.STRING);
+                new DocumentPartitionFunction(() -> EmbeddingModel.ALL_MINILM_L6_V2.open(), SETTINGS)),
+                DocEvent::documentKey, Types.STRING);
         harness.setup(StoreChange.TYPE.createSerializer(new SerializerConfigImpl())); // the pipeline's typed seam
         harness.open();
         return harness;
@@ -66,5 +71,11 @@ class DocumentPartitionFunctionTest {
             assertThat(deleted).singleElement().isInstanceOfSatisfying(Delete.class, d ->
                     assertThat(d.id()).isEqualTo(RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1)));
         }
+    }
+
+    private static Properties tau(int tau) {
+        Properties p = new Properties();
+        p.setProperty("partition.tau", String.valueOf(tau));
+        return p;
     }
 }
