@@ -60,6 +60,13 @@ class CollapseDetectorOperatorTest {
         return harness;
     }
 
+    /** A new operator with empty state, opened. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> opened(String backend) throws Exception {
+        var harness = harness(backend);
+        harness.open();
+        return harness;
+    }
+
     /** A new operator restored from a snapshot and opened, as a restarted task is. */
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> restored(String backend, OperatorSubtaskState snapshot) throws Exception {
         var after = harness(backend);
@@ -94,8 +101,7 @@ class CollapseDetectorOperatorTest {
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void aShapeChangedBetweenBarriersSurvivesASnapshotAndRestore(String backend) throws Exception {
         OperatorSubtaskState snapshot;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             for (int i = 0; i < 5; i++) {
                 feed(before, memory(i, T0 + i));
             }
@@ -116,8 +122,7 @@ class CollapseDetectorOperatorTest {
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void changesAfterABarrierAreNotInThatSnapshot(String backend) throws Exception {
         OperatorSubtaskState snapshot;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             feed(before, memory(0, T0));
             snapshot = checkpoint(before, T0 + 1);
             feed(before, memory(1, T0 + 2)); // after the barrier: lost with the task, replayed from Kafka
@@ -144,8 +149,7 @@ class CollapseDetectorOperatorTest {
                     + "\"mean_bigram_diversity\":1.0,\"over_generation_count\":0,\"accepted_actions\":1,"
                     + "\"merge_floor_violations\":0,\"generation_guard_refusals\":0,\"alerts_json\":\"[]\"}");
         }
-        try (var harness = harness(backend)) {
-            harness.open();
+        try (var harness = opened(backend)) {
             @SuppressWarnings("unchecked")
             var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();
@@ -193,8 +197,7 @@ class CollapseDetectorOperatorTest {
         }
         OperatorSubtaskState snapshot;
         CycleMetrics first;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             for (StoreChange op : cycle0.subList(0, 6)) {
                 feed(before, op);
             }
@@ -240,8 +243,7 @@ class CollapseDetectorOperatorTest {
         try (InMemoryMemoryStore store = new InMemoryMemoryStore(INDEX)) {
             store.upsert(records);
         }
-        try (var harness = harness("rocksdb")) {
-            harness.open();
+        try (var harness = opened("rocksdb")) {
             @SuppressWarnings("unchecked")
             var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();
