@@ -76,17 +76,18 @@ public record Payload(PayloadKind kind, String key, ObjectNode json) {
         ArrayNode refs = o.putArray("source_refs");
         sourceRefs.forEach(refs::add);
         o.put("generation", generation);
-        if (cycleId != null) {
-            o.put("cycle_id", cycleId);
-        }
-        o.put("ts", ts.toString());
-        return of(PayloadKind.MEMORY, o);
+        return memoryEnd(o, cycleId, ts);
     }
 
     /** The deletion of a memory. */
     public static Payload memoryDeleted(String tenantId, String memoryId, String type, String cycleId, Instant ts) {
         ObjectNode o = base(PayloadKind.MEMORY, tenantId);
         o.put("memory_id", memoryId).put("type", type).put("op", "delete");
+        return memoryEnd(o, cycleId, ts);
+    }
+
+    /** What an upsert and a delete of a memory both end with: the cycle, when there is one, and the time. */
+    private static Payload memoryEnd(ObjectNode o, String cycleId, Instant ts) {
         if (cycleId != null) {
             o.put("cycle_id", cycleId);
         }

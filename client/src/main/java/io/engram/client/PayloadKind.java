@@ -1,5 +1,7 @@
 package io.engram.client;
 
+import java.util.function.Predicate;
+
 /** The input payloads, with their schema name, topic and Kafka key. */
 public enum PayloadKind {
     TURN("turn.v1", Topics.TURNS),
@@ -23,18 +25,19 @@ public enum PayloadKind {
         return topic;
     }
 
+    /** The kind of this schema name, or null. */
     public static PayloadKind ofSchema(String schema) {
-        for (PayloadKind k : values()) {
-            if (k.schema.equals(schema)) {
-                return k;
-            }
-        }
-        return null;
+        return first(k -> k.schema.equals(schema));
     }
 
+    /** The kind read from this topic, or null. */
     public static PayloadKind ofTopic(String topic) {
+        return first(k -> k.topic.equals(topic));
+    }
+
+    private static PayloadKind first(Predicate<PayloadKind> matches) {
         for (PayloadKind k : values()) {
-            if (k.topic.equals(topic)) {
+            if (matches.test(k)) {
                 return k;
             }
         }

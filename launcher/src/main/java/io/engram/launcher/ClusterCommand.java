@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import org.apache.flink.api.common.JobID;
 import java.util.stream.Stream;
 import picocli.CommandLine.Command;
@@ -98,28 +97,17 @@ final class ClusterCommand {
         @Override
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
-            EmbeddedStack services = stack ? startStack(out) : null;
-            StandaloneCluster cluster = StandaloneCluster.start(new StandaloneCluster.Options(home,
-                    lib != null ? lib : defaultLib(), taskManagers, slots, restPort, Map.of()));
-            CountDownLatch stopped = new CountDownLatch(1);
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    cluster.close();
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                } finally {
-                    if (services != null) {
-                        services.close();
-                    }
-                    stopped.countDown();
-                }
-            }, "engram-cluster-shutdown"));
-            out.println("jobmanager: " + cluster.restUrl() + " (REST and web UI)");
-            out.println("taskmanagers: " + cluster.taskManagerIds() + ", " + slots + " slot(s) each");
-            out.println("logs, checkpoints, savepoints: " + cluster.home());
-            out.println("ready (Ctrl-C to stop)");
-            out.flush();
-            stopped.await();
+            try (UntilStopped untilStopped = new UntilStopped("engram-cluster");
+                 EmbeddedStack services = stack ? startStack(out) : null;
+                 StandaloneCluster cluster = StandaloneCluster.start(new StandaloneCluster.Options(home,
+                         lib != null ? lib : defaultLib(), taskManagers, slots, restPort, Map.of()))) {
+                out.println("jobmanager: " + cluster.restUrl() + " (REST and web UI)");
+                out.println("taskmanagers: " + cluster.taskManagerIds() + ", " + slots + " slot(s) each");
+                out.println("logs, checkpoints, savepoints: " + cluster.home());
+                out.println("ready (Ctrl-C to stop)");
+                out.flush();
+                untilStopped.await();
+            }
             return 0;
         }
 

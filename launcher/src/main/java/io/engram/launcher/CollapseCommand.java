@@ -12,7 +12,6 @@ import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.RecordIds;
 import java.io.PrintWriter;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -88,16 +87,11 @@ final class CollapseCommand {
         public Integer call() throws Exception {
             PrintWriter out = spec.commandLine().getOut();
             List<CycleMetrics> history = new ArrayList<>();
-            int n = 0;
-            for (String line : Files.readAllLines(rows)) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
+            for (JsonLine line : JsonLine.read(rows)) {
                 try {
-                    history.add(CycleRows.fromJson(line));
+                    history.add(CycleRows.fromJson(line.text()));
                 } catch (IllegalArgumentException e) {
-                    spec.commandLine().getErr().println(rows + ":" + n + ": " + e.getMessage());
+                    spec.commandLine().getErr().println(rows + ":" + line.number() + ": " + e.getMessage());
                     return 2;
                 }
             }
@@ -136,22 +130,17 @@ final class CollapseCommand {
         @Override
         public Integer call() throws Exception {
             Map<String, StoreShape> shapes = new TreeMap<>();
-            int n = 0;
-            for (String line : Files.readAllLines(records)) {
-                n++;
-                if (line.isBlank()) {
-                    continue;
-                }
-                JsonNode r;
+            for (JsonLine line : JsonLine.read(records)) {
                 try {
-                    r = JSON.readTree(line);
+                    JsonNode r = JSON.readTree(line.text());
                     String tenant = r.get("tenant_id").asText();
                     shapes.computeIfAbsent(tenant, t -> new StoreShape(maxGeneration)).upsert(StoreShape.Entry.of(
                             RecordIds.memory(tenant, r.get("memory_id").asText()),
                             RecordType.ofLabel(r.get("type").asText()), r.get("text").asText(),
                             r.path("generation").asInt(0)));
                 } catch (Exception e) {
-                    spec.commandLine().getErr().println(records + ":" + n + ": not a memory record (" + e.getMessage() + ")");
+                    spec.commandLine().getErr().println(records + ":" + line.number() + ": not a memory record ("
+                            + e.getMessage() + ")");
                     return 2;
                 }
             }

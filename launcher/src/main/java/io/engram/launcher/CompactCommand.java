@@ -12,10 +12,8 @@ import io.engram.model.compaction.SessionCompactor.Turn;
 import io.engram.model.embed.CachingEmbedder;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.service.ResponsesJson;
-import java.io.BufferedReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -55,23 +53,17 @@ final class CompactCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Map<String, PayloadValidator.Valid> byId = new LinkedHashMap<>();
         PayloadValidator validator = new PayloadValidator(PayloadValidator.Limits.DEFAULT);
-        int line = 0;
-        try (BufferedReader in = Files.newBufferedReader(session, StandardCharsets.UTF_8)) {
-            for (String text = in.readLine(); text != null; text = in.readLine()) {
-                line++;
-                if (text.isBlank()) {
-                    continue;
-                }
-                // the job's own validation: what it would reject, this command refuses, with the line and the field
-                PayloadValidator.Result result = validator.validate(text.getBytes(StandardCharsets.UTF_8), PayloadKind.TURN);
-                if (result instanceof PayloadValidator.Invalid bad) {
-                    spec.commandLine().getErr().println("engram compact: line " + line + ": " + bad.reason().code()
-                            + ": " + bad.message());
-                    return 2;
-                }
-                PayloadValidator.Valid turn = (PayloadValidator.Valid) result;
-                byId.putIfAbsent(turn.payload().path("turn_id").asText(), turn); // a replayed turn counts once
+        for (JsonLine line : JsonLine.read(session)) {
+            // the job's own validation: what it would reject, this command refuses, with the line and the field
+            PayloadValidator.Result result = validator.validate(line.text().getBytes(StandardCharsets.UTF_8),
+                    PayloadKind.TURN);
+            if (result instanceof PayloadValidator.Invalid bad) {
+                spec.commandLine().getErr().println("engram compact: line " + line.number() + ": "
+                        + bad.reason().code() + ": " + bad.message());
+                return 2;
             }
+            PayloadValidator.Valid turn = (PayloadValidator.Valid) result;
+            byId.putIfAbsent(turn.payload().path("turn_id").asText(), turn); // a replayed turn counts once
         }
         try (CachingEmbedder embedder = new CachingEmbedder(EmbeddingModel.ALL_MINILM_L6_V2.open(), 10_000)) {
             List<Turn> turns = new ArrayList<>();

@@ -10,7 +10,6 @@ import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -53,25 +52,18 @@ final class StackCommand {
             PrintWriter out = spec.commandLine().getOut();
             EmbeddedStack.Config config = new EmbeddedStack.Config(EnumSet.copyOf(services),
                     kafkaPort, openSearchPort, postgresPort, Optional.ofNullable(dataDir));
-            CountDownLatch stopped = new CountDownLatch(1);
-            EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> {
-                if (service == Service.KAFKA) {
-                    Topics.create(KafkaClients.at(address), partitions);
-                }
-                out.println(service.name().toLowerCase() + ": " + address);
+            try (UntilStopped untilStopped = new UntilStopped("engram-stack");
+                 EmbeddedStack stack = EmbeddedStack.start(config, (service, address) -> {
+                     if (service == Service.KAFKA) {
+                         Topics.create(KafkaClients.at(address), partitions);
+                     }
+                     out.println(service.name().toLowerCase() + ": " + address);
+                     out.flush();
+                 })) {
+                out.println("ready (Ctrl-C to stop)");
                 out.flush();
-            });
-            // SIGINT and SIGTERM both run shutdown hooks: stop the servers there, then let main return.
-            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                try {
-                    stack.close();
-                } finally {
-                    stopped.countDown();
-                }
-            }, "engram-stack-shutdown"));
-            out.println("ready (Ctrl-C to stop)");
-            out.flush();
-            stopped.await();
+                untilStopped.await();
+            }
             return 0;
         }
     }

@@ -50,10 +50,10 @@ class CollapseCommandTest {
     @Test
     void evaluateNamesTheBadLine() throws Exception {
         Path rows = dir.resolve("bad.jsonl");
-        Files.write(rows, List.of(row(0, 0.9, 1.0), "{\"tenant_id\":\"acme\",\"cycle_id\":\"c1\"}"));
+        Files.write(rows, List.of(row(0, 0.9, 1.0), "", "{\"tenant_id\":\"acme\",\"cycle_id\":\"c1\"}"));
         CliRun r = CliRun.of("collapse", "evaluate", "--rows", rows.toString());
         assertThat(r.exit()).isEqualTo(2);
-        assertThat(r.err()).contains("bad.jsonl:2").contains("mean_recall");
+        assertThat(r.err()).as("a blank line is skipped, and counted").contains("bad.jsonl:3").contains("mean_recall");
     }
 
     @Test

@@ -159,28 +159,15 @@ class StandaloneClusterTest {
                         + java.util.regex.Pattern.quote(Topics.TURNS) + " 0 \\(group cluster-kill\\)$")
                 .containsPattern("(?m)^rejects: +last 60 min: .*invalid_json \\d+")
                 .containsPattern("(?m)^freshness: +p50 \\d+ ms, p99 \\d+ ms");
-        rest.stopWithSavepoint(job, true);
-        assertThat(rest.awaitState(job, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
+        drainAndStop(job);
         assertThat(rest.checkpoints(job).path("counts").path("restored").asInt())
                 .as("the job restored from a checkpoint after losing %s", victim).isGreaterThanOrEqualTo(1);
-        Map<String, List<String>> documents;
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-kill")) {
-            documents = EndToEndInput.snapshot(store, COMPARED);
-        }
+        Map<String, List<String>> documents = documents(openSearch, "cluster-kill");
         assertThat(documents.get(LATE)).as("the input after the loss").filteredOn(l -> l.contains("|turn|")).hasSize(20);
         assertThat(documents.get(EndToEndInput.ACME)).filteredOn(l -> l.contains("|turn|")).hasSize(60);
         assertThat(documents.get(EndToEndInput.GLOBEX)).filteredOn(l -> l.contains("|turn|")).hasSize(60);
         Map<String, List<String>> rows = EndToEndInput.takeRows(postgres, COMPARED);
-
-        // the failure-free run over the same records: the same job on a local MiniCluster through ./engram run
-        Properties plainRun = settings(kafka, openSearch, postgres, "cluster-plain", sentFrom, true);
-        plainRun.setProperty("flink.restart-strategy.type", "none");
-        CliRun run = CliRun.of("run", "--config", write("plain.properties", plainRun).toString());
-        assertThat(run.exit()).as(run.err()).isZero();
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-plain")) {
-            EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store, COMPARED));
-        }
-        EndToEndInput.assertSame(rows, EndToEndInput.takeRows(postgres, COMPARED));
+        assertAFailureFreeRunEnds(kafka, openSearch, postgres, "cluster-plain", sentFrom, documents, rows);
     }
 
     /**
@@ -216,24 +203,12 @@ class StandaloneClusterTest {
         }
         Map<TopicPartition, Long> end = InputOffsets.end(KafkaClients.at(kafka.bootstrapServers()));
         await("every input record read and checkpointed", second, () -> InputOffsets.committed(KafkaClients.at(kafka.bootstrapServers()), "cluster-resume").equals(end));
-        rest.stopWithSavepoint(second, true);
-        assertThat(rest.awaitState(second, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
-        Map<String, List<String>> documents;
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume")) {
-            documents = EndToEndInput.snapshot(store, COMPARED);
-        }
+        drainAndStop(second);
+        Map<String, List<String>> documents = documents(openSearch, "cluster-resume");
         assertThat(documents.get(LATE)).filteredOn(l -> l.contains("|turn|")).hasSize(20);
         assertThat(documents.get(EndToEndInput.ACME)).filteredOn(l -> l.contains("|summary|")).isNotEmpty();
         Map<String, List<String>> rows = EndToEndInput.takeRows(postgres, COMPARED);
-
-        Properties plainRun = settings(kafka, openSearch, postgres, "cluster-resume-plain", sentFrom, true);
-        plainRun.setProperty("flink.restart-strategy.type", "none");
-        CliRun run = CliRun.of("run", "--config", write("resume-plain.properties", plainRun).toString());
-        assertThat(run.exit()).as(run.err()).isZero();
-        try (OpenSearchMemoryStore store = store(openSearch, "cluster-resume-plain")) {
-            EndToEndInput.assertSame(documents, EndToEndInput.snapshot(store, COMPARED));
-        }
-        EndToEndInput.assertSame(rows, EndToEndInput.takeRows(postgres, COMPARED)); // canary scores included
+        assertAFailureFreeRunEnds(kafka, openSearch, postgres, "cluster-resume-plain", sentFrom, documents, rows);
     }
 
     /**
@@ -295,8 +270,7 @@ class StandaloneClusterTest {
             producer.flush();
             awaitStore(job, store, CHAT, lines -> count(lines, RecordType.TURN) == 40);
             awaitStore(job, store, MEMS, lines -> count(lines, RecordType.KNOWLEDGE) == 1);
-            rest.stopWithSavepoint(job, true);
-            assertThat(rest.awaitState(job, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
+            drainAndStop(job);
 
             // document cache: still exactly version 2's chunks (the replay and the unchanged version 3 were no-ops)
             List<MemoryRecord> docs = snapshot(store, DOCS);
@@ -386,6 +360,35 @@ class StandaloneClusterTest {
         p.setProperty("checkpoint.interval", "1s");
         p.setProperty("state.dir", HOME.resolve("run-state").toString()); // ./engram run's checkpoints
         return p;
+    }
+
+    /**
+     * The failure-free run over the same records, the same job on a local MiniCluster through ./engram run: it
+     * ends with these documents and these rows (canary scores included).
+     */
+    private static void assertAFailureFreeRunEnds(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
+                                                  EmbeddedPostgreSql postgres, String name, long sentFrom,
+                                                  Map<String, List<String>> documents,
+                                                  Map<String, List<String>> rows) throws Exception {
+        Properties plainRun = settings(kafka, openSearch, postgres, name, sentFrom, true);
+        plainRun.setProperty("flink.restart-strategy.type", "none");
+        CliRun run = CliRun.of("run", "--config", write(name + ".properties", plainRun).toString());
+        assertThat(run.exit()).as(run.err()).isZero();
+        EndToEndInput.assertSame(documents, documents(openSearch, name));
+        EndToEndInput.assertSame(rows, EndToEndInput.takeRows(postgres, COMPARED));
+    }
+
+    /** Stops the job with a final savepoint (every event-time timer fires first) and waits until it has finished. */
+    private void drainAndStop(String job) throws Exception {
+        rest.stopWithSavepoint(job, true);
+        assertThat(rest.awaitState(job, Set.of("FINISHED"), JOB_TIMEOUT)).isEqualTo("FINISHED");
+    }
+
+    /** What a run wrote to its index, as the end-to-end runs compare it. */
+    private static Map<String, List<String>> documents(EmbeddedOpenSearch openSearch, String name) {
+        try (OpenSearchMemoryStore store = store(openSearch, name)) {
+            return EndToEndInput.snapshot(store, COMPARED);
+        }
     }
 
     private static Path write(String name, Properties settings) throws Exception {

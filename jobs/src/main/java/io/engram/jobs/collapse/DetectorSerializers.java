@@ -9,7 +9,6 @@ import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
 import java.util.AbstractMap.SimpleImmutableEntry;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -45,18 +44,15 @@ final class DetectorSerializers {
             out.writeDouble(r.meanRecall());
             out.writeDouble(r.meanNdcg());
             out.writeDouble(r.meanMrr());
-            out.writeInt(r.canaryRanks().size());
-            for (Map.Entry<String, Integer> rank : r.canaryRanks()) {
+            Layout.writeList(r.canaryRanks(), out, rank -> {
                 Layout.writeString(rank.getKey(), out);
                 out.writeInt(rank.getValue());
-            }
+            });
             out.writeLong(r.storeTotal());
-            Map<String, Long> byType = new TreeMap<>(r.storeByType());
-            out.writeInt(byType.size());
-            for (Map.Entry<String, Long> type : byType.entrySet()) {
+            Layout.writeList(new TreeMap<>(r.storeByType()).entrySet(), out, type -> {
                 Layout.writeString(type.getKey(), out);
                 out.writeLong(type.getValue());
-            }
+            });
             out.writeDouble(r.distinctContentRatio());
             out.writeDouble(r.meanBigramDiversity());
             out.writeLong(r.overGenerationCount());
@@ -77,16 +73,13 @@ final class DetectorSerializers {
             double recall = in.readDouble();
             double ndcg = in.readDouble();
             double mrr = in.readDouble();
-            int n = in.readInt();
-            List<Map.Entry<String, Integer>> ranks = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                ranks.add(new SimpleImmutableEntry<>(Layout.readString(in), in.readInt()));
-            }
+            List<Map.Entry<String, Integer>> ranks = Layout.readList(in,
+                    () -> new SimpleImmutableEntry<>(Layout.readString(in), in.readInt()));
             long total = in.readLong();
-            int types = in.readInt();
             Map<String, Long> byType = new TreeMap<>();
-            for (int i = 0; i < types; i++) {
-                byType.put(Layout.readString(in), in.readLong());
+            for (Map.Entry<String, Long> type : Layout.readList(in,
+                    () -> new SimpleImmutableEntry<>(Layout.readString(in), in.readLong()))) {
+                byType.put(type.getKey(), type.getValue());
             }
             return new CycleMetrics(tenant, cycle, ts, reason, set, count, recall, ndcg, mrr, ranks, total, byType,
                     in.readDouble(), in.readDouble(), in.readLong(), in.readLong(), in.readLong(), in.readLong(),
@@ -101,21 +94,12 @@ final class DetectorSerializers {
         @Override
         public void serialize(CanarySet set, DataOutputView out) throws IOException {
             Layout.writeString(set.id(), out);
-            out.writeInt(set.canaries().size());
-            for (CanarySet.Canary c : set.canaries()) {
-                writeCanary(c, out);
-            }
+            Layout.writeList(set.canaries(), out, c -> writeCanary(c, out));
         }
 
         @Override
         public CanarySet deserialize(DataInputView in) throws IOException {
-            String id = Layout.readString(in);
-            int n = in.readInt();
-            List<CanarySet.Canary> canaries = new ArrayList<>(n);
-            for (int i = 0; i < n; i++) {
-                canaries.add(readCanary(in));
-            }
-            return new CanarySet(id, canaries);
+            return new CanarySet(Layout.readString(in), Layout.readList(in, () -> readCanary(in)));
         }
     }
 

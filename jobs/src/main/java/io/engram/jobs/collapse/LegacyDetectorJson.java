@@ -1,11 +1,9 @@
 package io.engram.jobs.collapse;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.jobs.serde.LegacyJson;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.retrieval.RecordType;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -16,22 +14,16 @@ import java.util.List;
  */
 final class LegacyDetectorJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private LegacyDetectorJson() {
     }
 
     static CanarySet canarySet(String json) {
-        try {
-            JsonNode o = JSON.readTree(json);
-            List<CanarySet.Canary> list = new ArrayList<>();
-            for (JsonNode c : o.path("canaries")) {
-                list.add(new CanarySet.Canary(c.get("id").asText(), c.get("anchor").asText(),
-                        RecordType.ofLabel(c.get("type").asText()), c.get("query").asText()));
-            }
-            return new CanarySet(o.get("id").asText(), list);
-        } catch (IOException e) {
-            throw new UncheckedIOException("corrupt canary set in state", e);
+        JsonNode o = LegacyJson.read(json, "canary set");
+        List<CanarySet.Canary> list = new ArrayList<>();
+        for (JsonNode c : o.path("canaries")) {
+            list.add(new CanarySet.Canary(c.get("id").asText(), c.get("anchor").asText(),
+                    RecordType.ofLabel(c.get("type").asText()), c.get("query").asText()));
         }
+        return new CanarySet(o.get("id").asText(), list);
     }
 }

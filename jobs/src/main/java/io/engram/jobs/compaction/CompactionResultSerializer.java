@@ -4,7 +4,6 @@ import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.serde.Layout;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -20,10 +19,7 @@ final class CompactionResultSerializer extends LayoutSerializer<CompactionResult
         Layout.writeString(r.tenantId(), out);
         Layout.writeString(r.sessionId(), out);
         Layout.writeString(r.userId(), out);
-        out.writeInt(r.summaries().size());
-        for (SummaryRecord s : r.summaries()) {
-            SummaryRecordSerializer.INSTANCE.serialize(s, out);
-        }
+        Layout.writeList(r.summaries(), out, s -> SummaryRecordSerializer.INSTANCE.serialize(s, out));
         Layout.writeStrings(r.compactedTurnIds(), out);
         Layout.writeStrings(r.retiredSummaryIds(), out);
         out.writeInt(r.declinedClusters());
@@ -36,11 +32,7 @@ final class CompactionResultSerializer extends LayoutSerializer<CompactionResult
         String tenant = Layout.readString(in);
         String session = Layout.readString(in);
         String user = Layout.readString(in);
-        int n = in.readInt();
-        List<SummaryRecord> summaries = new ArrayList<>(n);
-        for (int i = 0; i < n; i++) {
-            summaries.add(SummaryRecordSerializer.INSTANCE.deserialize(in));
-        }
+        List<SummaryRecord> summaries = Layout.readList(in, () -> SummaryRecordSerializer.INSTANCE.deserialize(in));
         return new CompactionResult(tenant, session, user, summaries, Layout.readStrings(in), Layout.readStrings(in),
                 in.readInt(), in.readInt(), in.readInt());
     }

@@ -1,12 +1,9 @@
 package io.engram.jobs.compaction;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
+import io.engram.jobs.serde.LegacyJson;
 import io.engram.model.compaction.PreservationScore;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,27 +15,21 @@ import java.util.List;
  */
 final class LegacySummaryJson {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     private LegacySummaryJson() {
     }
 
     static SummaryRecord decode(String json) {
-        try {
-            JsonNode o = JSON.readTree(json);
-            List<String> refs = new ArrayList<>();
-            o.path("source_refs").forEach(r -> refs.add(r.asText()));
-            float[] embedding = new float[o.path("embedding").size()];
-            for (int i = 0; i < embedding.length; i++) {
-                embedding[i] = (float) o.path("embedding").get(i).asDouble();
-            }
-            PreservationScore score = new PreservationScore(o.path("q_align").asDouble(), o.path("q_cover").asDouble(),
-                    o.path("confidence").asDouble(), o.path("decay_rate").asDouble());
-            return new SummaryRecord(o.path("id").asText(), o.path("text").asText(), embedding, refs,
-                    o.path("generation").asInt(), score, Instant.parse(o.path("from").asText()),
-                    Instant.parse(o.path("to").asText()), o.path("source_tokens").asInt(), o.path("summary_tokens").asInt());
-        } catch (IOException e) {
-            throw new UncheckedIOException("corrupt summary in state", e);
+        JsonNode o = LegacyJson.read(json, "summary");
+        List<String> refs = new ArrayList<>();
+        o.path("source_refs").forEach(r -> refs.add(r.asText()));
+        float[] embedding = new float[o.path("embedding").size()];
+        for (int i = 0; i < embedding.length; i++) {
+            embedding[i] = (float) o.path("embedding").get(i).asDouble();
         }
+        PreservationScore score = new PreservationScore(o.path("q_align").asDouble(), o.path("q_cover").asDouble(),
+                o.path("confidence").asDouble(), o.path("decay_rate").asDouble());
+        return new SummaryRecord(o.path("id").asText(), o.path("text").asText(), embedding, refs,
+                o.path("generation").asInt(), score, Instant.parse(o.path("from").asText()),
+                Instant.parse(o.path("to").asText()), o.path("source_tokens").asInt(), o.path("summary_tokens").asInt());
     }
 }

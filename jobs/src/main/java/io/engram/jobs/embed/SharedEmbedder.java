@@ -1,13 +1,10 @@
 package io.engram.jobs.embed;
 
 import io.engram.model.embed.CachingEmbedder;
-import io.engram.model.embed.EmbeddedBatch;
 import io.engram.model.embed.Embedder;
-import io.engram.model.embed.Embedding;
 import io.engram.model.embed.EmbeddingModel;
-import io.engram.model.tokens.TokenCounter;
+import io.engram.model.embed.ForwardingEmbedder;
 import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 
 /**
@@ -41,44 +38,14 @@ public final class SharedEmbedder implements EmbedderFactory {
         }
     }
 
-    private static final class Shared implements Embedder {
+    /** The one embedder of its key: closing it closes the model only when no operator holds it any more. */
+    private static final class Shared extends ForwardingEmbedder {
         private final String key;
-        private final CachingEmbedder delegate;
         private int references;
 
         Shared(String key, CachingEmbedder delegate) {
+            super(delegate);
             this.key = key;
-            this.delegate = delegate;
-        }
-
-        @Override
-        public List<Embedding> embedDocuments(List<String> texts) {
-            return delegate.embedDocuments(texts);
-        }
-
-        @Override
-        public EmbeddedBatch embedDocumentBatch(List<String> texts) {
-            return delegate.embedDocumentBatch(texts);
-        }
-
-        @Override
-        public List<Embedding> embedQueries(List<String> texts) {
-            return delegate.embedQueries(texts);
-        }
-
-        @Override
-        public int dimension() {
-            return delegate.dimension();
-        }
-
-        @Override
-        public String modelId() {
-            return delegate.modelId();
-        }
-
-        @Override
-        public TokenCounter tokenCounter() {
-            return delegate.tokenCounter();
         }
 
         @Override
@@ -86,7 +53,7 @@ public final class SharedEmbedder implements EmbedderFactory {
             synchronized (INSTANCES) {
                 if (--references == 0) {
                     INSTANCES.remove(key);
-                    delegate.close();
+                    super.close();
                 }
             }
         }

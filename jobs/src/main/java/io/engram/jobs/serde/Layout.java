@@ -3,6 +3,7 @@ package io.engram.jobs.serde;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -34,20 +35,29 @@ public final class Layout {
         return Instant.ofEpochSecond(in.readLong(), in.readInt());
     }
 
-    public static void writeStrings(List<String> values, DataOutputView out) throws IOException {
+    /** A list: its size, then each element as {@code write} writes it. */
+    public static <T> void writeList(Collection<T> values, DataOutputView out, FieldWriter<T> write) throws IOException {
         out.writeInt(values.size());
-        for (String v : values) {
-            writeString(v, out);
+        for (T value : values) {
+            write.write(value);
         }
     }
 
-    public static List<String> readStrings(DataInputView in) throws IOException {
+    public static <T> List<T> readList(DataInputView in, FieldReader<T> read) throws IOException {
         int n = in.readInt();
-        List<String> values = new ArrayList<>(n);
+        List<T> values = new ArrayList<>(n);
         for (int i = 0; i < n; i++) {
-            values.add(readString(in));
+            values.add(read.read());
         }
         return values;
+    }
+
+    public static void writeStrings(List<String> values, DataOutputView out) throws IOException {
+        writeList(values, out, value -> writeString(value, out));
+    }
+
+    public static List<String> readStrings(DataInputView in) throws IOException {
+        return readList(in, () -> readString(in));
     }
 
     public static void writeVector(float[] vector, DataOutputView out) throws IOException {

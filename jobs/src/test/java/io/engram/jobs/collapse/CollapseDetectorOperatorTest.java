@@ -60,6 +60,27 @@ class CollapseDetectorOperatorTest {
         return harness;
     }
 
+    /** A new operator with empty state, opened. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> opened(String backend) throws Exception {
+        var harness = harness(backend);
+        harness.open();
+        return harness;
+    }
+
+    /** A new operator restored from a snapshot and opened, as a restarted task is. */
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> restored(String backend, OperatorSubtaskState snapshot) throws Exception {
+        var after = harness(backend);
+        after.initializeState(snapshot);
+        after.open();
+        return after;
+    }
+
+    /** Checkpoint 1 as the task takes it: what it does before every checkpoint and savepoint, then the snapshot. */
+    private static OperatorSubtaskState checkpoint(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h, long ts) throws Exception {
+        h.prepareSnapshotPreBarrier(1);
+        return h.snapshot(1, ts);
+    }
+
     private static StoreChange memory(int i, long ts) {
         String id = RecordIds.memory(TENANT, "m" + i);
         return new Upsert(MemoryRecord.of(id, TENANT, RecordType.MEMORY, "memory number " + i + " about invoices",
@@ -80,17 +101,13 @@ class CollapseDetectorOperatorTest {
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void aShapeChangedBetweenBarriersSurvivesASnapshotAndRestore(String backend) throws Exception {
         OperatorSubtaskState snapshot;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             for (int i = 0; i < 5; i++) {
                 feed(before, memory(i, T0 + i));
             }
-            before.prepareSnapshotPreBarrier(1); // what the task does before every checkpoint and savepoint
-            snapshot = before.snapshot(1, T0 + 10);
+            snapshot = checkpoint(before, T0 + 10);
         }
-        try (var after = harness(backend)) {
-            after.initializeState(snapshot);
-            after.open();
+        try (var after = restored(backend, snapshot)) {
             feed(after, memory(5, T0 + 20));
             feed(after, new Delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
             feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
@@ -105,16 +122,12 @@ class CollapseDetectorOperatorTest {
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void changesAfterABarrierAreNotInThatSnapshot(String backend) throws Exception {
         OperatorSubtaskState snapshot;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             feed(before, memory(0, T0));
-            before.prepareSnapshotPreBarrier(1);
-            snapshot = before.snapshot(1, T0 + 1);
+            snapshot = checkpoint(before, T0 + 1);
             feed(before, memory(1, T0 + 2)); // after the barrier: lost with the task, replayed from Kafka
         }
-        try (var after = harness(backend)) {
-            after.initializeState(snapshot);
-            after.open();
+        try (var after = restored(backend, snapshot)) {
             feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
             assertThat(onlyRow(after).storeTotal()).isEqualTo(1);
         }
@@ -136,8 +149,7 @@ class CollapseDetectorOperatorTest {
                     + "\"mean_bigram_diversity\":1.0,\"over_generation_count\":0,\"accepted_actions\":1,"
                     + "\"merge_floor_violations\":0,\"generation_guard_refusals\":0,\"alerts_json\":\"[]\"}");
         }
-        try (var harness = harness(backend)) {
-            harness.open();
+        try (var harness = opened(backend)) {
             @SuppressWarnings("unchecked")
             var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();
@@ -185,13 +197,11 @@ class CollapseDetectorOperatorTest {
         }
         OperatorSubtaskState snapshot;
         CycleMetrics first;
-        try (var before = harness(backend)) {
-            before.open();
+        try (var before = opened(backend)) {
             for (StoreChange op : cycle0.subList(0, 6)) {
                 feed(before, op);
             }
-            before.prepareSnapshotPreBarrier(1);
-            snapshot = before.snapshot(1, T0 + 6);
+            snapshot = checkpoint(before, T0 + 6);
             for (StoreChange op : cycle0.subList(6, 12)) {
                 feed(before, op);
             }
@@ -203,9 +213,7 @@ class CollapseDetectorOperatorTest {
             store.upsert(cycle1);
             store.refresh();
         }
-        try (var after = harness(backend)) {
-            after.initializeState(snapshot);
-            after.open();
+        try (var after = restored(backend, snapshot)) {
             for (StoreChange op : cycle0.subList(6, 12)) { // replayed from Kafka
                 feed(after, op);
             }
@@ -235,8 +243,7 @@ class CollapseDetectorOperatorTest {
         try (InMemoryMemoryStore store = new InMemoryMemoryStore(INDEX)) {
             store.upsert(records);
         }
-        try (var harness = harness("rocksdb")) {
-            harness.open();
+        try (var harness = opened("rocksdb")) {
             @SuppressWarnings("unchecked")
             var operator = (org.apache.flink.streaming.api.operators.KeyedProcessOperator<String, StoreChange, CycleMetrics>)
                     harness.getOperator();

@@ -3,19 +3,15 @@ package io.engram.model.deontic;
 /** The three modalities of standard deontic logic. */
 public enum Modality {
     /** O(φ): the agent must do φ. */
-    OBLIGATORY("O"),
+    OBLIGATORY,
     /** F(φ): the agent must not do φ. */
-    FORBIDDEN("F"),
+    FORBIDDEN,
     /** P(φ): the agent may do φ. */
-    PERMITTED("P");
+    PERMITTED;
 
-    private final String code;
+    private final String code = name().substring(0, 1);
 
-    Modality(String code) {
-        this.code = code;
-    }
-
-    /** {@code O}, {@code F} or {@code P}. */
+    /** The logic's symbol, the modality's initial: {@code O}, {@code F} or {@code P}. */
     public String code() {
         return code;
     }

@@ -1,6 +1,5 @@
 package io.engram.model.embed;
 
-import io.engram.model.tokens.TokenCounter;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,9 +14,8 @@ import java.util.Map;
  * A bounded LRU cache in front of an embedder, keyed by the SHA-256 of the text (and whether it is a query or
  * a document): identical content is embedded once. Duplicates within one call are embedded once too.
  */
-public final class CachingEmbedder implements Embedder {
+public final class CachingEmbedder extends ForwardingEmbedder {
 
-    private final Embedder delegate;
     private final int capacity;
     private final Map<Key, Embedding> cache;
 
@@ -26,10 +24,10 @@ public final class CachingEmbedder implements Embedder {
     }
 
     public CachingEmbedder(Embedder delegate, int capacity) {
+        super(delegate);
         if (capacity < 1) {
             throw new IllegalArgumentException("capacity must be positive: " + capacity);
         }
-        this.delegate = delegate;
         this.capacity = capacity;
         this.cache = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
@@ -75,7 +73,7 @@ public final class CachingEmbedder implements Embedder {
             }
         }
         if (!toEmbed.isEmpty()) {
-            List<Embedding> fresh = query ? delegate.embedQueries(toEmbed) : delegate.embedDocuments(toEmbed);
+            List<Embedding> fresh = query ? delegate().embedQueries(toEmbed) : delegate().embedDocuments(toEmbed);
             synchronized (cache) {
                 for (Map.Entry<Key, Integer> m : missing.entrySet()) {
                     cache.put(m.getKey(), fresh.get(m.getValue()));
@@ -113,25 +111,5 @@ public final class CachingEmbedder implements Embedder {
         synchronized (cache) {
             return cache.size();
         }
-    }
-
-    @Override
-    public int dimension() {
-        return delegate.dimension();
-    }
-
-    @Override
-    public String modelId() {
-        return delegate.modelId();
-    }
-
-    @Override
-    public TokenCounter tokenCounter() {
-        return delegate.tokenCounter();
-    }
-
-    @Override
-    public void close() {
-        delegate.close();
     }
 }

@@ -24,20 +24,10 @@ public record TierBudget(int tau, long hardLimit, long softLimit, long hardToken
     public static final double DEFAULT_ALPHA2 = 0.3;
 
     /** The budget outcome of a document version. */
-    public enum Verdict {
-        ACCEPTED("accepted"),
-        SOFT_TRUNCATED("soft_truncated"),
-        REJECTED_HARD_OVERFLOW("rejected_hard_overflow");
-
-        private final String label;
-
-        Verdict(String label) {
-            this.label = label;
-        }
-
-        public String label() {
-            return label;
-        }
+    public enum Verdict implements SnakeCaseLabel {
+        ACCEPTED,
+        SOFT_TRUNCATED,
+        REJECTED_HARD_OVERFLOW
     }
 
     /** Applies the bounds to the nodes of one document. */

@@ -2,6 +2,7 @@ package io.engram.model.deontic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.util.Arrays;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -9,23 +10,20 @@ class SerialityCheckTest {
 
     private final DeonticLexer lexer = new DeonticLexer();
 
+    /** The conflicts among nodes of one sentence each, node by node as the lexer reads them. */
+    private List<SerialityConflict> conflicts(String... nodes) {
+        return SerialityCheck.conflicts(Arrays.stream(nodes).map(lexer::rules).toList());
+    }
+
     @Test
     void theSameActionObligatoryAndForbiddenIsAConflict() {
-        List<List<Rule>> byNode = List.of(
-                lexer.rules("Always use tabs."),
-                lexer.rules("Keep lines short."),
-                lexer.rules("Avoid using tabs."));
-        assertThat(SerialityCheck.conflicts(byNode))
+        assertThat(conflicts("Always use tabs.", "Keep lines short.", "Avoid using tabs."))
                 .containsExactly(new SerialityConflict("use tabs", 0, 2));
     }
 
     @Test
     void differentActionsAndPermissionsDoNotConflict() {
-        List<List<Rule>> byNode = List.of(
-                lexer.rules("Always use tabs."),
-                lexer.rules("Never use spaces."),
-                lexer.rules("You may use tabs in Makefiles."));
-        assertThat(SerialityCheck.conflicts(byNode)).isEmpty();
+        assertThat(conflicts("Always use tabs.", "Never use spaces.", "You may use tabs in Makefiles.")).isEmpty();
     }
 
     @Test
