@@ -20,20 +20,20 @@ class ValidityTest {
 
     @Test
     void aSupersededMemoryHoldsUntilItsSuccessorStarts() {
-        assertThat(Validity.holds(PARIS, at("02-28"), true)).isTrue();
-        assertThat(Validity.holds(PARIS, at("03-01"), false)).isFalse();
+        assertThat(new Validity(at("02-28"), true).holds(PARIS)).isTrue();
+        assertThat(Validity.now(at("03-01")).holds(PARIS)).isFalse();
     }
 
     @Test
     void aValidityWindowIncludesItsStartAndExcludesItsEnd() {
-        assertThat(Validity.holds(TRIP, at("04-30"), false)).isFalse();
-        assertThat(Validity.holds(TRIP, at("05-01"), false)).isTrue();
-        assertThat(Validity.holds(TRIP, at("05-08"), false)).isFalse();
+        assertThat(Validity.now(at("04-30")).holds(TRIP)).isFalse();
+        assertThat(Validity.now(at("05-01")).holds(TRIP)).isTrue();
+        assertThat(Validity.now(at("05-08")).holds(TRIP)).isFalse();
     }
 
     @Test
     void askedAboutThePastARecordWithoutValidFromStartsAtItsTs() {
-        assertThat(Validity.holds(PARIS, at("01-09"), true)).isFalse();
-        assertThat(Validity.holds(PARIS, at("01-09"), false)).as("now: as stored").isTrue();
+        assertThat(new Validity(at("01-09"), true).holds(PARIS)).isFalse();
+        assertThat(Validity.now(at("01-09")).holds(PARIS)).as("now: as stored").isTrue();
     }
 }
