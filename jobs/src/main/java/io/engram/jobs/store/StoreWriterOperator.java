@@ -66,7 +66,8 @@ import org.apache.flink.util.OutputTag;
  * deletes what it covers ({@link MemoryWriter#forget}), and its completion, stamped by the operator's clock, goes
  * to the {@link #FORGETS_DONE} side output. Compaction changes it covers that wait for the watermark are dropped,
  * and it is kept in keyed state for {@code forgetRetention} so a covered record that arrives after it (from
- * another partition, or compaction's last summaries of a forgotten session) is dropped too.
+ * another partition, or compaction's last summaries of a forgotten session) is dropped too. A memory's facts
+ * (what supersedes it, when it expires, retention sweeps) are decided as it is applied, in {@link FactKeeper}.
  */
 public final class StoreWriterOperator extends BatchingOperator<StoreChange> implements Triggerable<String, VoidNamespace> {
 
@@ -91,13 +92,11 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         }
 
         public Settings withBulk(int size, Duration delay) {
-            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled,
-                    facts);
+            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled, facts);
         }
 
         public Settings withQuietGap(Duration gap) {
-            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled,
-                    facts);
+            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled, facts);
         }
 
         /** These settings with {@code policy}'s supersession and retention. */
