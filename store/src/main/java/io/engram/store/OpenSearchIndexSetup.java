@@ -16,6 +16,8 @@ import org.opensearch.client.opensearch._types.OpenSearchException;
 final class OpenSearchIndexSetup {
 
     private static final String META_MODEL = "embedding_model";
+    private static final List<String> FACT_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
+            "valid_from", "valid_until", "expires_at");
 
     private final OpenSearchHttp http;
     private final String index;
@@ -38,6 +40,7 @@ final class OpenSearchIndexSetup {
         }
         JsonNode mappings = mappings();
         addEnglishText(mappings);
+        addMissingFields(mappings);
         String recorded = recordedModel(mappings);
         if (!recorded.equals(embeddingModel)) {
             throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
@@ -72,6 +75,26 @@ final class OpenSearchIndexSetup {
             body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
             http.send("PUT", "/" + index + "/_mapping", body.toString(), 200);
             http.send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
+        }
+    }
+
+    /**
+     * An index created before a memory's facts existed lacks their fields, and its strict mapping would refuse a
+     * record carrying them: adds them as the template maps them (no record holds them yet, so none needs
+     * re-indexing).
+     */
+    private void addMissingFields(JsonNode mappings) {
+        ObjectNode missing = VectorJson.MAPPER.createObjectNode();
+        JsonNode template = MemoryIndexTemplate.body(1).at("/template/mappings/properties");
+        for (String field : FACT_FIELDS) {
+            if (!mappings.path("properties").has(field)) {
+                missing.set(field, template.get(field));
+            }
+        }
+        if (!missing.isEmpty()) {
+            ObjectNode body = VectorJson.MAPPER.createObjectNode();
+            body.set("properties", missing);
+            http.send("PUT", "/" + index + "/_mapping", body.toString(), 200);
         }
     }
 

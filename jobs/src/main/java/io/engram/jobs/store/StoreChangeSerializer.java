@@ -7,11 +7,14 @@ import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Forget;
 import io.engram.jobs.store.StoreChange.MergeSignals;
 import io.engram.jobs.store.StoreChange.ReplaceDocument;
+import io.engram.jobs.store.StoreChange.Supersede;
+import io.engram.jobs.store.StoreChange.Sweep;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
+import java.time.Instant;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -23,8 +26,24 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
 
     private static final long serialVersionUID = 1L;
     static final StoreChangeSerializer INSTANCE = new StoreChangeSerializer();
-    /** The layout's version, also that of every state layout holding changes ({@link HeldChange.Serializer}). */
-    static final int LAYOUT = 1;
+    /**
+     * The layout's version, also that of every state layout holding changes ({@link HeldChange.Serializer}). 2: a
+     * record's facts (key, supersedes, superseded by and at, validity, expiry) after its {@code ts}; 1, still read,
+     * had none.
+     */
+    static final int LAYOUT = 2;
+    private static final int LAYOUT_WITHOUT_FACTS = 1;
+
+    /** The layout this serializer reads: {@link #LAYOUT}, or an earlier one while a savepoint of it is restored. */
+    private final int reads;
+
+    StoreChangeSerializer() {
+        this(LAYOUT);
+    }
+
+    private StoreChangeSerializer(int reads) {
+        this.reads = reads;
+    }
 
     private static final byte UPSERT = 1;
     private static final byte DELETE = 2;
@@ -32,10 +51,17 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     private static final byte FORGET = 4;
     private static final byte MERGE_SIGNALS = 5;
     private static final byte CLOSE_CYCLE = 6;
+    private static final byte SUPERSEDE = 7;
+    private static final byte SWEEP = 8;
 
     @Override
     protected int layoutVersion() {
-        return LAYOUT;
+        return reads;
+    }
+
+    @Override
+    protected StoreChangeSerializer readingLayout(int version) {
+        return version == LAYOUT_WITHOUT_FACTS ? new StoreChangeSerializer(version) : null;
     }
 
     @Override
@@ -66,6 +92,19 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             Layout.writeString(f.forgetId(), out);
             Layout.writeString(f.scope().label(), out);
             Layout.writeString(f.target(), out);
+        } else if (change instanceof Supersede s) {
+            out.writeByte(SUPERSEDE);
+            Layout.writeString(s.tenantId(), out);
+            Layout.writeString(s.id(), out);
+            Layout.writeString(s.by(), out);
+            Layout.writeOptional(s.atMillis(), out, out::writeLong);
+            out.writeLong(s.tsMillis());
+        } else if (change instanceof Sweep s) {
+            out.writeByte(SWEEP);
+            Layout.writeString(s.tenantId(), out);
+            Layout.writeString(s.type().label(), out);
+            out.writeLong(s.cutoffMillis());
+            out.writeLong(s.tsMillis());
         } else {
             serializeCycleChange(change, out);
         }
@@ -105,6 +144,10 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
                     in.readInt(), in.readInt(), Layout.readString(in));
             case CLOSE_CYCLE -> new CloseCycle(Layout.readString(in), Layout.readString(in), Layout.readString(in),
                     in.readLong());
+            case SUPERSEDE -> new Supersede(Layout.readString(in), Layout.readString(in), Layout.readString(in),
+                    Layout.readOptional(in, in::readLong), in.readLong());
+            case SWEEP -> new Sweep(Layout.readString(in), RecordType.ofLabel(Layout.readString(in)), in.readLong(),
+                    in.readLong());
             default -> throw new IOException("not a store change: kind " + kind);
         };
     }
@@ -135,16 +178,33 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
         Layout.writeOptional(r.position(), out, out::writeInt);
         out.writeInt(r.tokens());
         Layout.writeInstant(r.ts(), out);
+        Layout.writeString(r.key(), out);
+        Layout.writeStrings(r.supersedes(), out);
+        Layout.writeString(r.supersededBy(), out);
+        for (Instant date : new Instant[] {r.supersededAt(), r.validFrom(), r.validUntil(), r.expiresAt()}) {
+            Layout.writeOptional(date, out, d -> Layout.writeInstant(d, out));
+        }
     }
 
-    private static MemoryRecord readRecord(DataInputView in) throws IOException {
-        return new MemoryRecord(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
-                Layout.readOptional(in, in::readInt), Layout.readString(in),
+    private MemoryRecord readRecord(DataInputView in) throws IOException {
+        MemoryRecord r = new MemoryRecord(Layout.readString(in), Layout.readString(in),
+                RecordType.ofLabel(Layout.readString(in)), Layout.readOptional(in, in::readInt), Layout.readString(in),
                 Layout.readOptional(in, () -> Layout.readVector(in)), Layout.readStrings(in), in.readInt(),
                 Layout.readOptional(in, in::readDouble), Layout.readOptional(in, in::readDouble),
                 Layout.readOptional(in, in::readDouble), Layout.readString(in), Layout.readString(in),
                 Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readOptional(in, in::readLong),
-                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in));
+                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in), null, null, null, null, null,
+                null, null);
+        if (reads == LAYOUT_WITHOUT_FACTS) {
+            return r;
+        }
+        return r.toBuilder().key(Layout.readString(in)).supersedes(Layout.readStrings(in))
+                .supersededBy(Layout.readString(in), readDate(in)).validity(readDate(in), readDate(in))
+                .expiresAt(readDate(in)).build();
+    }
+
+    private static Instant readDate(DataInputView in) throws IOException {
+        return Layout.readOptional(in, () -> Layout.readInstant(in));
     }
 
 }
