@@ -64,6 +64,9 @@ public final class PayloadValidator {
     private static final Map<String, Long> INTEGER_FIELDS = Map.of(
             "seq", Long.MAX_VALUE, "version", Long.MAX_VALUE, "generation", (long) Integer.MAX_VALUE);
 
+    /** The date-time fields, read as the job reads them (the schemas' {@code format} is not asserted). */
+    private static final List<String> DATE_FIELDS = List.of("ts", "valid_from", "valid_until", "expires_at");
+
     private final Limits limits;
     private final Map<PayloadKind, Schema> schemas = new EnumMap<>(PayloadKind.class);
 
@@ -144,13 +147,19 @@ public final class PayloadValidator {
                         + " is not an integer from 0 to " + field.getValue(), tenant);
             }
         }
-        Instant ts;
-        try {
-            ts = OffsetDateTime.parse(payload.get("ts").asText()).toInstant();
-        } catch (DateTimeParseException e) {
-            return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": ts is not an RFC 3339 date-time: "
-                    + payload.get("ts").asText(), tenant);
+        for (String field : DATE_FIELDS) {
+            if (payload.has(field) && instant(payload, field) == null) {
+                return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": " + field
+                        + " is not an RFC 3339 date-time: " + payload.get(field).asText(), tenant);
+            }
         }
+        Instant validFrom = instant(payload, "valid_from");
+        Instant validUntil = instant(payload, "valid_until");
+        if (validFrom != null && validUntil != null && !validUntil.isAfter(validFrom)) {
+            return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": valid_until " + validUntil
+                    + " is not after valid_from " + validFrom, tenant);
+        }
+        Instant ts = instant(payload, "ts");
         String bounded = kind == PayloadKind.DOC ? "content" : "text";
         int size = payload.path(bounded).asText("").getBytes(StandardCharsets.UTF_8).length;
         int limit = kind == PayloadKind.DOC ? limits.maxDocumentBytes() : limits.maxTextBytes();
@@ -159,6 +168,18 @@ public final class PayloadValidator {
                     bounded + " of " + size + " bytes is over the bound of " + limit, tenant);
         }
         return new Valid(kind, payload, ts);
+    }
+
+    /** A date-time field's instant, or null when it is absent or not an RFC 3339 date-time. */
+    private static Instant instant(ObjectNode payload, String field) {
+        if (!payload.hasNonNull(field)) {
+            return null;
+        }
+        try {
+            return OffsetDateTime.parse(payload.get(field).asText()).toInstant();
+        } catch (DateTimeParseException e) {
+            return null;
+        }
     }
 
     private static String strictUtf8(byte[] bytes) throws CharacterCodingException {

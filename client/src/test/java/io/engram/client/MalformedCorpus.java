@@ -76,6 +76,10 @@ public final class MalformedCorpus {
         for (int i = 0; i < 20; i++) { // an upsert must carry text
             bad.add(validation(Topics.MEMORIES, memory.replace(",\"text\":\"fine\"", ""), RejectReason.SCHEMA_VIOLATION));
         }
+        for (String facts : badFacts()) { // a memory's key, supersedes and dates (docs/contracts.md, "Supersession")
+            bad.add(validation(Topics.MEMORIES, memory.replace(",\"text\":\"fine\"", ",\"text\":\"fine\"," + facts),
+                    RejectReason.SCHEMA_VIOLATION));
+        }
         for (int i = 0; i < 2; i++) { // 10 MB documents
             bad.add(validation(Topics.DOCS, Payload.doc(tenant, "agent-bad", "HUGE" + i + ".md", "standard", 1,
                     "x".repeat(10 * 1024 * 1024), ts).json().toString(), RejectReason.DOCUMENT_TOO_LARGE));
@@ -92,6 +96,18 @@ public final class MalformedCorpus {
                     RejectReason.DOCUMENT_BINARY));
         }
         return bad;
+    }
+
+    /** Fields of a memory's facts, each malformed in its own way. */
+    public static List<String> badFacts() {
+        String hundredAndOneIds = "\"m-0\"" + ",\"m-x\"".repeat(100);
+        return List.of("\"key\":\" user.city\"", "\"key\":\"\"", "\"key\":\"" + "k".repeat(129) + "\"",
+                "\"key\":\"user city\"", "\"key\":42", "\"supersedes\":\"m-1\"", "\"supersedes\":[\"\"]",
+                "\"supersedes\":[" + hundredAndOneIds + "]", "\"valid_from\":\"yesterday\"",
+                "\"valid_until\":\"2026-13-01T00:00:00Z\"", "\"expires_at\":\"2026-03-01\"",
+                "\"valid_from\":\"2026-03-01T00:00:00Z\",\"valid_until\":\"2026-03-01T00:00:00Z\"",
+                "\"valid_from\":\"2026-03-02T00:00:00Z\",\"valid_until\":\"2026-03-01T00:00:00+02:00\"",
+                "\"user_id\":\"\"");
     }
 
     /** A document whose hard rules take far more than α1·τ tokens. */

@@ -30,6 +30,24 @@ class PayloadValidatorTest {
     }
 
     @Test
+    void aMemorysFactsPassWhenWellFormed() {
+        Payload p = Payload.memory("acme", "m2", "memory", "Ann lives in Berlin", List.of(), 0, null, TS);
+        p.json().put("user_id", "ann").put("key", "user.city").put("valid_from", "2026-03-01T00:00:00Z")
+                .put("valid_until", "2026-09-01T00:00:00+02:00").put("expires_at", "2027-01-01T00:00:00Z")
+                .putArray("supersedes").add("m1");
+        assertThat(validator.validate(p.bytes(), PayloadKind.MEMORY)).isInstanceOf(PayloadValidator.Valid.class);
+    }
+
+    @Test
+    void aValidityWindowThatEndsBeforeItStartsNamesBothEnds() {
+        Payload p = Payload.memory("acme", "m2", "memory", "x", List.of(), 0, null, TS);
+        p.json().put("valid_from", "2026-03-02T00:00:00Z").put("valid_until", "2026-03-01T00:00:00Z");
+        PayloadValidator.Result r = validator.validate(p.bytes(), PayloadKind.MEMORY);
+        assertThat(((PayloadValidator.Invalid) r).message())
+                .isEqualTo("memory.v1: valid_until 2026-03-01T00:00:00Z is not after valid_from 2026-03-02T00:00:00Z");
+    }
+
+    @Test
     void everyMalformedRecordGetsItsReason() {
         List<MalformedCorpus.Bad> corpus = MalformedCorpus.generate("acme", TS);
         assertThat(corpus).hasSizeGreaterThan(300);

@@ -2,6 +2,9 @@ package io.engram.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
 import java.util.EnumSet;
 import java.util.Map;
 import java.util.Set;
@@ -37,6 +40,19 @@ final class Arguments {
             throw ApiError.invalid(field + " is longer than " + MAX_QUERY_CHARS + " characters");
         }
         return value.asText();
+    }
+
+    /** An optional RFC 3339 date-time ({@code as_of}); {@code fallback} when absent. */
+    static Instant instant(JsonNode body, String field, Instant fallback) throws ApiError {
+        String value = optionalText(body, field);
+        if (value == null) {
+            return fallback;
+        }
+        try {
+            return OffsetDateTime.parse(value).toInstant();
+        } catch (DateTimeParseException e) {
+            throw ApiError.invalid(field + " must be an ISO-8601 date-time such as 2026-03-01T00:00:00Z");
+        }
     }
 
     /** An integer from {@code min} to {@code max}; {@code fallback} when absent, required when that is null. */

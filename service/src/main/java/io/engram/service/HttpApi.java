@@ -5,6 +5,7 @@ import io.engram.client.PayloadKind;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
 import java.io.IOException;
@@ -83,7 +84,8 @@ final class HttpApi {
     }
 
     Reply get(HttpCall call) throws ApiError {
-        return Reply.ok(ResponsesJson.recordWithSources(operations.get(call.tenant(), call.parameter())));
+        MemoryRecord record = operations.get(call.tenant(), call.parameter());
+        return Reply.ok(ResponsesJson.recordWithSources(record, operations.chain(call.tenant(), record)));
     }
 
     Reply forget(HttpCall call, ForgetScope scope) throws ApiError, SQLException {

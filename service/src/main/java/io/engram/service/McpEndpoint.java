@@ -159,10 +159,14 @@ final class McpEndpoint implements McpStatelessServerTransport {
                 .structuredContent(ResponsesJson.JSON.convertValue(structured, Map.class)).build();
     }
 
+    private static final List<String> MEMORY_ONLY = List.of("type", "memory_id", "key", "supersedes", "valid_from",
+            "valid_until", "expires_at");
+    private static final List<String> TURN_ONLY = List.of("role", "turn_id", "seq");
+
     /** A memory, or with {@code session_id} a turn: the write endpoints' defaults and validation. */
     private CallToolResult remember(String tenant, ObjectNode args) throws ApiError, SQLException {
         boolean turn = args.has("session_id");
-        for (String field : turn ? List.of("type", "memory_id") : List.of("user_id", "role", "turn_id", "seq")) {
+        for (String field : turn ? MEMORY_ONLY : TURN_ONLY) {
             if (args.has(field)) {
                 throw ApiError.invalid(field + (turn ? " is for a memory, not a turn of a session"
                         : " is for a turn of a session: give session_id too"));

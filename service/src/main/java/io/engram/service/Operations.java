@@ -20,6 +20,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.LinkedList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +41,7 @@ final class Operations {
     static final int MAX_K = 100;
     static final int MAX_PAGE = 100;
     static final int MAX_ID_CHARS = 600;
+    static final int MAX_CHAIN = 100;
     /** Rejects looked through per partition of engram.rejects.v1, newest first. */
     static final int REJECTS_SCANNED_PER_PARTITION = 5000;
 
@@ -76,7 +79,8 @@ final class Operations {
         String user = Arguments.optionalText(args, "user_id");
         String query = Arguments.requiredText(args, "query");
         int budget = Arguments.boundedInt(args, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
-        ContextService.Request request = new ContextService.Request(tenant, session, user, query, budget);
+        ContextService.Request request = new ContextService.Request(tenant, session, user, query, budget,
+                Arguments.instant(args, "as_of", null));
         return reading(() -> backends.reads().context(request, clock.instant(), stages));
     }
 
@@ -85,7 +89,7 @@ final class Operations {
         int k = Arguments.boundedInt(args, "k", 1, MAX_K, 10);
         Set<RecordType> types = Arguments.types(args, "types");
         HybridRetriever.Query search = new HybridRetriever.Query(tenant, query, Arguments.optionalText(args, "session_id"),
-                Arguments.optionalText(args, "user_id"), types, k, clock.instant());
+                Arguments.optionalText(args, "user_id"), types, k, clock.instant(), Arguments.instant(args, "as_of", null));
         return reading(() -> backends.reads().search(search, stages));
     }
 
@@ -120,6 +124,29 @@ final class Operations {
         List<MemoryRecord> found = backends.reads().get(tenant, candidates);
         return candidates.stream().flatMap(c -> found.stream().filter(r -> r.id().equals(c))).findFirst()
                 .orElseThrow(() -> ApiError.notFound("no memory " + id));
+    }
+
+    /**
+     * The store ids of a memory's supersession chain, oldest first: what it replaced (by {@code superseded_by}, the
+     * newest of several), itself, and what replaced it, at most {@value #MAX_CHAIN} ids.
+     */
+    List<String> chain(String tenant, MemoryRecord r) {
+        LinkedList<String> chain = new LinkedList<>(List.of(r.id()));
+        Set<String> seen = new HashSet<>(chain);
+        for (String by = r.supersededBy(); by != null && chain.size() < MAX_CHAIN && seen.add(by); ) {
+            chain.addLast(by); // a forgotten superseder is named, and ends the chain
+            by = backends.reads().get(tenant, List.of(by)).stream().findFirst().map(MemoryRecord::supersededBy).orElse(null);
+        }
+        for (String id = r.id(); chain.size() < MAX_CHAIN; ) {
+            List<MemoryRecord> replaced = backends.reads().list(tenant, Map.of("superseded_by", id),
+                    EnumSet.noneOf(RecordType.class), 1, null).records();
+            if (replaced.isEmpty() || !seen.add(replaced.get(0).id())) {
+                break;
+            }
+            id = replaced.get(0).id();
+            chain.addFirst(id);
+        }
+        return chain;
     }
 
     /**

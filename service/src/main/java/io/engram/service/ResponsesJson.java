@@ -7,6 +7,7 @@ import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.store.RecordIds;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -60,18 +61,27 @@ public final class ResponsesJson {
         return root;
     }
 
-    /** A record as the API shows it: the index's fields without the vector, and its id. */
+    /** A record as the API shows it: the index's fields without the vector (dates as ISO-8601), and its id. */
     static ObjectNode record(MemoryRecord r) {
         ObjectNode o = JSON.createObjectNode().put("id", r.id());
         o.setAll(JSON.<ObjectNode>valueToTree(r.toSource()));
         o.remove("embedding");
+        for (String date : MemoryRecord.FACT_DATES) {
+            if (o.hasNonNull(date)) {
+                o.put(date, Instant.ofEpochMilli(o.get(date).asLong()).toString());
+            }
+        }
         return o;
     }
 
-    /** One record with the ids of the records its source refs name ({@code GET /v1/memories/{id}}). */
-    static ObjectNode recordWithSources(MemoryRecord r) {
+    /**
+     * One record with the ids of the records its source refs name and of its supersession chain, oldest first
+     * ({@code GET /v1/memories/{id}}).
+     */
+    static ObjectNode recordWithSources(MemoryRecord r, List<String> chain) {
         ObjectNode record = record(r);
         RecordIds.sourceIds(r).forEach(record.putArray("source_ids")::add);
+        chain.forEach(record.putArray("chain")::add);
         return record;
     }
 

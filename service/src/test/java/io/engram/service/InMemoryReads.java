@@ -49,7 +49,7 @@ final class InMemoryReads implements MemoryReads {
         List<AssembledContext.Included> included = new ArrayList<>();
         int used = 0;
         for (HybridRetriever.Result hit : search(new HybridRetriever.Query(request.tenantId(), request.query(),
-                request.sessionId(), request.userId(), Set.of(), 100, now), stages)) {
+                request.sessionId(), request.userId(), Set.of(), 100, now, request.asOf()), stages)) {
             if (used + hit.record().tokens() <= request.budgetTokens()) {
                 used += hit.record().tokens();
                 included.add(new AssembledContext.Included(ContextItem.of(hit.record(), hit.score()),
@@ -64,6 +64,7 @@ final class InMemoryReads implements MemoryReads {
         Set<String> words = Set.of(query.text().toLowerCase(Locale.ROOT).split("\\W+"));
         List<MemoryRecord> hits = of(query.tenantId())
                 .filter(r -> query.types().isEmpty() || query.types().contains(r.type()))
+                .filter(r -> query.validity().holds(r))
                 .filter(r -> Stream.of(r.text().toLowerCase(Locale.ROOT).split("\\W+")).anyMatch(words::contains))
                 .limit(query.k()).toList();
         List<HybridRetriever.Result> results = new ArrayList<>();
@@ -88,7 +89,8 @@ final class InMemoryReads implements MemoryReads {
         }
         List<MemoryRecord> matching = of(tenantId).filter(r -> types.isEmpty() || types.contains(r.type()))
                 .filter(r -> Objects.equals(terms.getOrDefault("session_id", r.sessionId()), r.sessionId())
-                        && Objects.equals(terms.getOrDefault("user_id", r.userId()), r.userId()))
+                        && Objects.equals(terms.getOrDefault("user_id", r.userId()), r.userId())
+                        && Objects.equals(terms.getOrDefault("superseded_by", r.supersededBy()), r.supersededBy()))
                 .skip(from).toList();
         return new Page(matching.subList(0, Math.min(limit, matching.size())),
                 matching.size() > limit ? String.valueOf(from + limit) : null);

@@ -12,6 +12,7 @@ import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.store.MemoryReader;
+import io.engram.model.facts.Validity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -47,8 +48,14 @@ public final class ContextService {
     private static final int CACHED_RULES = 50_000;
     private static final int TAIL_WINDOW = 256;
 
-    /** One request. */
-    public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
+    /** One request; {@code asOf}, when not null, asks for the memories valid then instead of now. */
+    public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens,
+                          Instant asOf) {
+
+        /** A request for what is valid now. */
+        public Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
+            this(tenantId, sessionId, userId, query, budgetTokens, null);
+        }
     }
 
     /**
@@ -120,7 +127,7 @@ public final class ContextService {
     public AssembledContext assemble(Request request, Instant now, Stages stages) {
         // the rules' stamp and the session's tail travel with BM25, while the query is embedded and k-NN sent
         // (HybridRetriever); the rules themselves only when their stamp moved; then the neighbours of what was found
-        MemoryReader.ReadBatch reads = store.reads(request.tenantId());
+        MemoryReader.ReadBatch reads = store.reads(request.tenantId(), Validity.at(request.asOf(), now));
         Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
@@ -144,7 +151,7 @@ public final class ContextService {
     private List<HybridRetriever.Result> search(Request request, Instant now, MemoryReader.ReadBatch reads, Stages stages) {
         if (request.query() != null && !request.query().isBlank()) {
             return retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
-                    request.userId(), options.memoryTypes(), options.candidates(), now), reads, stages);
+                    request.userId(), options.memoryTypes(), options.candidates(), now, request.asOf()), reads, stages);
         }
         reads.run();
         stages.lap("search");

@@ -10,6 +10,7 @@ import io.engram.model.tokens.TokenCounter;
 import io.engram.store.MemoryReader;
 import io.engram.store.MemoryReader.ScoredRecord;
 import java.time.Duration;
+import io.engram.model.facts.Validity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -54,9 +55,20 @@ public final class HybridRetriever {
         }
     }
 
-    /** A search for one tenant. */
+    /** A search for one tenant; {@code asOf}, when not null, asks for the memories valid then instead of now. */
     public record Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
-                        Instant now) {
+                        Instant now, Instant asOf) {
+
+        /** A search of what is valid now. */
+        public Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
+                     Instant now) {
+            this(tenantId, text, sessionId, userId, types, k, now, null);
+        }
+
+        /** What the search keeps: what holds at {@code asOf}, or now. */
+        public Validity validity() {
+            return Validity.at(asOf, now);
+        }
     }
 
     /**
@@ -96,7 +108,7 @@ public final class HybridRetriever {
 
     /** {@link #search(Query)}, timing its stages into {@code stages}. */
     public List<Result> search(Query query, Stages stages) {
-        return search(query, store.reads(query.tenantId()), stages);
+        return search(query, store.reads(query.tenantId(), query.validity()), stages);
     }
 
     /**
@@ -114,7 +126,10 @@ public final class HybridRetriever {
         try {
             vector = embedder.embedQuery(query.text()).vector();
             stages.lap("embed");
-            semantic = store.knn(query.tenantId(), vector, depth, query.types());
+            MemoryReader.ReadBatch knn = store.reads(query.tenantId(), query.validity());
+            Supplier<List<ScoredRecord>> nearest = knn.knn(vector, depth, query.types());
+            knn.run();
+            semantic = nearest.get();
         } finally {
             awaitSent(sent); // never return, nor fail, with the caller's batch still in flight
         }

@@ -82,7 +82,7 @@ final class BulkWriter {
         }
         List<ItemFailure> retryable = new ArrayList<>();
         for (BulkResponseItem item : response.items()) {
-            if (item.error() == null || (item.status() == 404 && item.result() != null)) {
+            if (item.error() == null || (item.status() == 404 && item.result() != null) || missing(item)) {
                 pending.remove(item.id());
             } else if (RETRYABLE.contains(item.status())) {
                 retryable.add(new ItemFailure(item.id(), item.status(), item.error().reason()));
@@ -92,6 +92,11 @@ final class BulkWriter {
             }
         }
         return retryable.isEmpty() ? null : new StoreWriteException("items to retry", retryable, null);
+    }
+
+    /** An update of a document that is not there (forgotten, expired): left absent, as asked. */
+    private static boolean missing(BulkResponseItem item) {
+        return item.status() == 404 && "document_missing_exception".equals(item.error().type());
     }
 
     /** Throws when a failed request will fail again: an answer other than 429/502/503/504, or a TLS failure. */

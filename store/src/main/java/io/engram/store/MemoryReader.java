@@ -1,5 +1,6 @@
 package io.engram.store;
 
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.util.List;
@@ -90,6 +91,12 @@ public interface MemoryReader extends AutoCloseable {
 
     /** A batch of reads of the tenant, sent together. */
     ReadBatch reads(String tenantId);
+
+    /**
+     * A batch of reads of the tenant whose searches ({@link ReadBatch#bm25}, {@link ReadBatch#knn}) return only the
+     * records {@code validity} holds for: the current ones, or those of an {@code as_of}.
+     */
+    ReadBatch reads(String tenantId, Validity validity);
 
     /**
      * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's

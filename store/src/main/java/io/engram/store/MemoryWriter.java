@@ -2,6 +2,8 @@ package io.engram.store;
 
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -21,6 +23,20 @@ public interface MemoryWriter extends AutoCloseable {
 
     /** Deletes records by id (a missing id is not an error). */
     void delete(String tenantId, List<String> ids);
+
+    /** What supersedes a stored memory as the writer decided it: {@code by} from {@code at}, or null and null for none. */
+    record Superseded(String id, String by, Instant at) {
+    }
+
+    /**
+     * Sets what supersedes stored memories ({@code superseded_by}, {@code superseded_at}), leaving their other
+     * fields as they are. A memory not stored (never, or no more: forgotten, expired) stays absent: nothing is
+     * written back to life.
+     */
+    void supersede(String tenantId, List<Superseded> marks);
+
+    /** Deletes the tenant's records of {@code type} whose {@code ts} is before {@code cutoff}; returns how many. */
+    long deleteOlderThan(String tenantId, RecordType type, Instant cutoff);
 
     /**
      * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose

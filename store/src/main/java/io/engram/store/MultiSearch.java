@@ -36,9 +36,13 @@ final class MultiSearch implements MemoryReader.ReadBatch {
     private boolean ran;
 
     MultiSearch(OpenSearchHttp http, String index, String tenantId) {
+        this(http, index, new TenantQueries(tenantId));
+    }
+
+    MultiSearch(OpenSearchHttp http, String index, TenantQueries queries) {
         this.http = http;
         this.index = index;
-        this.queries = new TenantQueries(tenantId);
+        this.queries = queries;
     }
 
     TenantQueries queries() {

@@ -38,6 +38,7 @@ final class OpenSearchIndexSetup {
         }
         JsonNode mappings = mappings();
         addEnglishText(mappings);
+        addMissingFields(mappings);
         String recorded = recordedModel(mappings);
         if (!recorded.equals(embeddingModel)) {
             throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
@@ -72,6 +73,25 @@ final class OpenSearchIndexSetup {
             body.putObject("properties").set("text", MemoryIndexTemplate.body(1).at("/template/mappings/properties/text"));
             http.send("PUT", "/" + index + "/_mapping", body.toString(), 200);
             http.send("POST", "/" + index + "/_update_by_query?conflicts=proceed&wait_for_completion=false", null, 200);
+        }
+    }
+
+    /**
+     * An index created before a field of the template existed (a memory's facts) lacks it, and its strict mapping
+     * would refuse a record carrying it: adds the template's missing fields (no record holds them yet, so none
+     * needs re-indexing).
+     */
+    private void addMissingFields(JsonNode mappings) {
+        ObjectNode missing = VectorJson.MAPPER.createObjectNode();
+        MemoryIndexTemplate.body(1).at("/template/mappings/properties").properties().forEach(field -> {
+            if (!mappings.path("properties").has(field.getKey())) {
+                missing.set(field.getKey(), field.getValue());
+            }
+        });
+        if (!missing.isEmpty()) {
+            ObjectNode body = VectorJson.MAPPER.createObjectNode();
+            body.set("properties", missing);
+            http.send("PUT", "/" + index + "/_mapping", body.toString(), 200);
         }
     }
 

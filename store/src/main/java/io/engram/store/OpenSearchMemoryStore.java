@@ -2,6 +2,7 @@ package io.engram.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -9,7 +10,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -17,6 +20,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.opensearch.client.json.JsonData;
+import org.opensearch.client.opensearch._types.Script;
 import org.opensearch.client.opensearch.core.bulk.BulkOperation;
 
 /**
@@ -27,6 +32,11 @@ import org.opensearch.client.opensearch.core.bulk.BulkOperation;
  * ({@link MultiSearch}) and the index setup ({@link OpenSearchIndexSetup}); this class joins them.
  */
 public final class OpenSearchMemoryStore implements MemoryStore {
+
+    /** Sets or removes a memory's superseder, its other fields untouched (an update of a missing one fails). */
+    private static final String SUPERSEDE = "if (params.by == null) { ctx._source.remove('superseded_by');"
+            + " ctx._source.remove('superseded_at') } else { ctx._source.superseded_by = params.by;"
+            + " ctx._source.superseded_at = params.at }";
 
     private final OpenSearchHttp http;
     private final String index;
@@ -100,6 +110,28 @@ public final class OpenSearchMemoryStore implements MemoryStore {
             pending.put(id, BulkOperation.of(b -> b.delete(d -> d.index(index).id(id).routing(tenantId))));
         }
         bulk.write(pending);
+    }
+
+    @Override
+    public void supersede(String tenantId, List<Superseded> marks) {
+        Map<String, BulkOperation> pending = new LinkedHashMap<>();
+        for (Superseded mark : marks) {
+            Map<String, JsonData> params = new HashMap<>(); // none: no memory supersedes it any more
+            if (mark.by() != null) {
+                params.put("by", JsonData.of(mark.by()));
+                params.put("at", JsonData.of(mark.at().toEpochMilli()));
+            }
+            Script script = Script.of(s -> s.inline(i -> i.source(SUPERSEDE).params(params)));
+            pending.put(mark.id(), BulkOperation.of(b -> b.update(u -> u.index(index).id(mark.id()).routing(tenantId)
+                    .script(script))));
+        }
+        bulk.write(pending);
+    }
+
+    @Override
+    public long deleteOlderThan(String tenantId, RecordType type, Instant cutoff) {
+        refresh(); // records just written may be covered
+        return deleteByQuery(tenantId, new TenantQueries(tenantId).olderThan(type, cutoff));
     }
 
     @Override
@@ -184,6 +216,11 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     @Override
     public ReadBatch reads(String tenantId) {
         return new MultiSearch(http, index, tenantId);
+    }
+
+    @Override
+    public ReadBatch reads(String tenantId, Validity validity) {
+        return new MultiSearch(http, index, new TenantQueries(tenantId, validity));
     }
 
     @Override

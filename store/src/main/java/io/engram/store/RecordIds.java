@@ -23,6 +23,13 @@ public final class RecordIds {
         return tenantId + "/" + memoryId;
     }
 
+    /** The gateway's own memory_id of a memory's store id, or empty when the id is not the tenant's. */
+    public static Optional<String> memoryIdOf(String tenantId, String recordId) {
+        String prefix = memory(tenantId, "");
+        return recordId.startsWith(prefix) && recordId.length() > prefix.length()
+                ? Optional.of(recordId.substring(prefix.length())) : Optional.empty();
+    }
+
     public static String turn(String tenantId, String sessionId, String turnId) {
         return tenantId + "/" + sessionId + "/" + turnId;
     }

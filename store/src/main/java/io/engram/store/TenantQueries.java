@@ -3,8 +3,10 @@ package io.engram.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
 import java.util.Collection;
 import java.util.EnumSet;
 import java.util.List;
@@ -22,12 +24,19 @@ final class TenantQueries {
     static final List<String> STAMP_SUMS = List.of("doc_version", "tier", "position", "tokens");
 
     private final String tenantId;
+    /** What retrieval's searches ({@link #bm25}, {@link #knn}) keep: the records valid then; null for every record. */
+    private final Validity validity;
 
     TenantQueries(String tenantId) {
+        this(tenantId, null);
+    }
+
+    TenantQueries(String tenantId, Validity validity) {
         if (tenantId == null || tenantId.isEmpty()) {
             throw new IllegalArgumentException("every query needs a tenant");
         }
         this.tenantId = tenantId;
+        this.validity = validity;
     }
 
     String tenantId() {
@@ -66,8 +75,30 @@ final class TenantQueries {
     /** BM25 on the English text, hits with their vectors. */
     ObjectNode bm25(String query, int k, Set<RecordType> types) {
         ObjectNode search = search(k, types, true);
-        ((ObjectNode) search.at("/query/bool")).putObject("must").putObject("match").put("text.en", query);
+        ObjectNode bool = (ObjectNode) search.at("/query/bool");
+        bool.putObject("must").putObject("match").put("text.en", query);
+        validOnly(bool);
         return search;
+    }
+
+    /**
+     * Keeps the records valid at {@link #validity}'s instant ({@link Validity#holds}, as a query): none superseded
+     * by then, none whose window starts after or ends by then, and asked about the past, none written after it.
+     */
+    private void validOnly(ObjectNode bool) {
+        if (validity == null) {
+            return;
+        }
+        long at = validity.at().toEpochMilli();
+        ArrayNode not = bool.putArray("must_not");
+        not.addObject().putObject("range").putObject("superseded_at").put("lte", at);
+        not.addObject().putObject("range").putObject("valid_from").put("gt", at);
+        not.addObject().putObject("range").putObject("valid_until").put("lte", at);
+        if (validity.asOf()) {
+            ObjectNode later = not.addObject().putObject("bool");
+            later.putArray("must_not").addObject().putObject("exists").put("field", "valid_from");
+            later.putArray("filter").addObject().putObject("range").putObject("ts").put("gt", at);
+        }
     }
 
     /**
@@ -82,7 +113,10 @@ final class TenantQueries {
         for (float f : vector) {
             values.add(f);
         }
-        knn.putObject("filter").set("bool", search(0, types, false).at("/query/bool").deepCopy());
+        ObjectNode inner = search(0, types, false).at("/query/bool").deepCopy();
+        validOnly(inner);
+        validOnly((ObjectNode) search.at("/query/bool"));
+        knn.putObject("filter").set("bool", inner);
         return search;
     }
 
@@ -183,6 +217,14 @@ final class TenantQueries {
         return deleteBody(search);
     }
 
+    /** A delete-by-query body: the records of {@code type} whose {@code ts} is before {@code cutoff}. */
+    ObjectNode olderThan(RecordType type, Instant cutoff) {
+        ObjectNode search = search(0, Set.of(type), false);
+        ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("range").putObject("ts")
+                .put("lt", cutoff.toEpochMilli());
+        return deleteBody(search);
+    }
+
     /**
      * A delete-by-query body for a forget: any of what it covers. For a record, its id and what names it in
      * {@code source_refs}, and for a turn ({@code turnId} not null) the records of its session that name its turn
@@ -196,7 +238,10 @@ final class TenantQueries {
             case MEMORY -> {
                 covered.addObject().putObject("ids").putArray("values").add(target);
                 covered.addObject().putObject("term").put("source_refs", target);
-                if (turnId != null) { // a summary names its turns by turn id, within its session
+                if (turnId == null) { // a gateway names its memories by its own memory_id
+                    RecordIds.memoryIdOf(tenantId, target).ifPresent(own -> covered.addObject().putObject("term")
+                            .put("source_refs", own));
+                } else { // a summary names its turns by turn id, within its session
                     ArrayNode filter = covered.addObject().putObject("bool").putArray("filter");
                     filter.addObject().putObject("term").put("session_id", turnSession);
                     filter.addObject().putObject("term").put("source_refs", turnId);

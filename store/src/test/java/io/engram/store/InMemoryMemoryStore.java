@@ -1,9 +1,11 @@
 package io.engram.store;
 
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.StoreWriteException.ItemFailure;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -112,6 +114,21 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    public void supersede(String tenantId, List<Superseded> marks) {
+        synchronized (index) {
+            for (Superseded mark : marks) {
+                index.records.computeIfPresent(mark.id(), (id, r) -> r.tenantId().equals(tenantId)
+                        ? r.withSupersededBy(mark.by(), mark.at()) : r);
+            }
+        }
+    }
+
+    @Override
+    public long deleteOlderThan(String tenantId, RecordType type, Instant cutoff) {
+        return deleteWhere(tenantId, r -> r.type() == type && r.ts().isBefore(cutoff));
+    }
+
+    @Override
     public WriteStats writeStats() {
         return new WriteStats(0, documentsFailed.sum());
     }
@@ -129,7 +146,9 @@ public final class InMemoryMemoryStore implements MemoryStore {
             case MEMORY -> {
                 MemoryRecord turn = get(tenantId, target).filter(r -> r.type() == RecordType.TURN).orElse(null);
                 String turnId = turn == null ? null : RecordIds.turnIdOf(tenantId, turn.sessionId(), target).orElse(null);
-                yield r -> r.id().equals(target) || r.sourceRefs().contains(target) || (turnId != null
+                String own = turn == null ? RecordIds.memoryIdOf(tenantId, target).orElse(target) : target;
+                yield r -> r.id().equals(target) || r.sourceRefs().contains(target) || r.sourceRefs().contains(own)
+                        || (turnId != null
                         && turn.sessionId().equals(r.sessionId()) && r.sourceRefs().contains(turnId));
             }
             case SESSION -> r -> target.equals(r.sessionId());
@@ -184,7 +203,13 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public ReadBatch reads(String tenantId) {
         records(tenantId, Set.of()); // the tenant is checked when the batch is made, as OpenSearch's is
-        return new InMemoryReads(this, tenantId);
+        return new InMemoryReads(this, tenantId, null);
+    }
+
+    @Override
+    public ReadBatch reads(String tenantId, Validity validity) {
+        records(tenantId, Set.of());
+        return new InMemoryReads(this, tenantId, validity);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.engram.store;
 
 import io.engram.model.embed.Vectors;
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.MemoryReader.Document;
@@ -13,18 +14,26 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
+import java.util.stream.Stream;
 
 /** {@link InMemoryMemoryStore}'s batch of reads: each queued read is computed when the batch runs. */
 final class InMemoryReads implements MemoryReader.ReadBatch {
 
     private final InMemoryMemoryStore store;
     private final String tenantId;
+    /** What the searches keep, as the OpenSearch store's queries keep it; null for every record. */
+    private final Validity validity;
     private final List<Runnable> queued = new ArrayList<>();
     private boolean ran;
 
-    InMemoryReads(InMemoryMemoryStore store, String tenantId) {
+    InMemoryReads(InMemoryMemoryStore store, String tenantId, Validity validity) {
         this.store = store;
         this.tenantId = tenantId;
+        this.validity = validity;
+    }
+
+    private Stream<MemoryRecord> searched(Set<RecordType> types) {
+        return store.records(tenantId, types).filter(r -> validity == null || validity.holds(r));
     }
 
     private <T> Supplier<T> add(Supplier<T> read) {
@@ -38,12 +47,12 @@ final class InMemoryReads implements MemoryReader.ReadBatch {
 
     @Override
     public Supplier<List<ScoredRecord>> bm25(String query, int k, Set<RecordType> types) {
-        return add(() -> new InMemoryBm25(store.records(tenantId, Set.of()).toList()).search(query, k, types));
+        return add(() -> new InMemoryBm25(searched(Set.of()).toList()).search(query, k, types));
     }
 
     @Override
     public Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types) {
-        return add(() -> store.records(tenantId, types).filter(r -> r.embedding() != null)
+        return add(() -> searched(types).filter(r -> r.embedding() != null)
                 .map(r -> new ScoredRecord(InMemoryMemoryStore.withoutVector(r), cosine(vector, r.embedding())))
                 .sorted(Comparator.comparingDouble(ScoredRecord::score).reversed()).limit(k).toList());
     }

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
+import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -277,6 +279,71 @@ abstract class MemoryStoreContract {
         assertThat(ids(t)).isEmpty();
         assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a replay deletes nothing more").isZero();
         assertThat(ids("forgetting-other")).hasSize(1);
+    }
+
+    @Test
+    void aForgetOfAMemoryReachesWhatNamesItByTheGatewaysOwnId() {
+        String t = "forgetting-own";
+        store.upsert(List.of(Records.memory(t, RecordIds.memory(t, "m-1"), "Ann likes tea", new float[] {1, 0, 0}),
+                MemoryRecord.of(RecordIds.memory(t, "m-2"), t, RecordType.LESSON, "from m-1", Records.T0)
+                        .provenance(List.of("m-1"), 1).build(),
+                MemoryRecord.of(RecordIds.memory(t, "m-10"), t, RecordType.LESSON, "from m-10", Records.T0)
+                        .provenance(List.of("m-10"), 1).build()));
+        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.memory(t, "m-1"))).isEqualTo(2);
+        assertThat(ids(t)).containsExactly(RecordIds.memory(t, "m-10"));
+    }
+
+    private static MemoryRecord fact(String tenant, String id, String text, String day, float[] vector) {
+        return MemoryRecord.of(RecordIds.memory(tenant, id), tenant, RecordType.MEMORY, text,
+                Instant.parse("2026-" + day + "T10:00:00Z")).embedding(vector).user("ann").key("user.city").tokens(4).build();
+    }
+
+    @Test
+    void searchesOfAValidityReturnTheMemoriesValidThenAndSupersedingKeepsTheRest() {
+        String t = "validity";
+        MemoryRecord paris = fact(t, "m1", "Ann lives in Paris", "01-10", new float[] {1, 0, 0});
+        MemoryRecord berlin = fact(t, "m2", "Ann lives in Berlin", "03-01", new float[] {1, 0.1f, 0});
+        MemoryRecord trip = fact(t, "m3", "Ann lives in Rome for a week", "04-01", new float[] {1, 0.2f, 0}).toBuilder()
+                .key(null).validity(Instant.parse("2026-05-01T00:00:00Z"), Instant.parse("2026-05-08T00:00:00Z")).build();
+        store.upsert(List.of(paris, berlin, trip));
+        store.supersede(t, List.of(new MemoryWriter.Superseded(paris.id(), berlin.id(), berlin.ts()),
+                new MemoryWriter.Superseded(RecordIds.memory(t, "forgotten"), berlin.id(), berlin.ts())));
+        store.refresh();
+        assertThat(store.get(t, paris.id()).orElseThrow()).as("other fields kept")
+                .isEqualTo(paris.withSupersededBy(berlin.id(), berlin.ts()).withEmbedding(null, 4));
+        assertThat(store.get(t, RecordIds.memory(t, "forgotten"))).as("nothing written back to life").isEmpty();
+
+        assertThat(validIds(t, Validity.now(Instant.parse("2026-04-01T00:00:00Z")))).containsExactly(berlin.id());
+        assertThat(validIds(t, Validity.now(Instant.parse("2026-05-02T00:00:00Z")))).containsExactly(berlin.id(), trip.id());
+        assertThat(validIds(t, Validity.at(Instant.parse("2026-02-01T00:00:00Z"), Records.T0)))
+                .as("as of February: Paris, and nothing written later").containsExactly(paris.id());
+        assertThat(validIds(t, null)).hasSize(3);
+
+        store.supersede(t, List.of(new MemoryWriter.Superseded(paris.id(), null, null)));
+        store.refresh();
+        assertThat(store.get(t, paris.id()).orElseThrow().supersededAt()).as("cleared").isNull();
+    }
+
+    /** The ids BM25 and k-NN both find, valid as {@code validity} says (null: every record). */
+    private List<String> validIds(String tenant, Validity validity) {
+        MemoryReader.ReadBatch batch = validity == null ? store.reads(tenant) : store.reads(tenant, validity);
+        var lexical = batch.bm25("Ann lives", 10, Set.of());
+        var vector = batch.knn(new float[] {1, 0, 0}, 10, Set.of());
+        batch.run();
+        List<String> ids = lexical.get().stream().map(h -> h.record().id()).sorted().toList();
+        assertThat(vector.get().stream().map(h -> h.record().id()).sorted().toList()).isEqualTo(ids);
+        return ids;
+    }
+
+    @Test
+    void retentionDeletesARecordTypeOlderThanTheCutoff() {
+        String t = "retention";
+        store.upsert(List.of(Records.turn(t, "s1", "turn-old", "user", 0, "old", 1, new float[] {1, 0, 0}),
+                Records.turn(t, "s1", "turn-new", "user", 10, "new", 1, new float[] {1, 0, 0}),
+                Records.memory(t, "memory-old", "old memory", new float[] {0, 1, 0})));
+        assertThat(store.deleteOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).isEqualTo(1);
+        assertThat(ids(t)).containsExactly("memory-old", "turn-new");
+        assertThat(store.deleteOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).as("a replay").isZero();
     }
 
     @Test

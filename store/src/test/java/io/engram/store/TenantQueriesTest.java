@@ -57,7 +57,9 @@ class TenantQueriesTest {
         assertThat(should).hasSize(3);
         assertThat(should.get(2).at("/bool/filter/0/term/session_id").asText()).isEqualTo("s1");
         assertThat(should.get(2).at("/bool/filter/1/term/source_refs").asText()).isEqualTo("t1");
-        assertThat(acme.forget(ForgetScope.MEMORY, "acme/m1", null, null, List.of()).at("/query/bool/should")).hasSize(2);
+        JsonNode memory = acme.forget(ForgetScope.MEMORY, "acme/m1", null, null, List.of()).at("/query/bool/should");
+        assertThat(memory).as("also what names it by the gateway's own id").hasSize(3);
+        assertThat(memory.get(2).at("/term/source_refs").asText()).isEqualTo("m1");
     }
 
     @Test

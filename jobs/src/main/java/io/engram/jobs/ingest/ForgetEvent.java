@@ -21,7 +21,8 @@ public record ForgetEvent(String tenantId, String forgetId, ForgetScope scope, S
             return false;
         }
         return switch (scope) {
-            case MEMORY -> target.equals(recordId) || sourceRefs.contains(target) || (sessionId != null
+            case MEMORY -> target.equals(recordId) || sourceRefs.contains(target)
+                    || RecordIds.memoryIdOf(tenantId, target).filter(sourceRefs::contains).isPresent() || (sessionId != null
                     && RecordIds.turnIdOf(tenantId, sessionId, target).filter(sourceRefs::contains).isPresent());
             case SESSION -> target.equals(sessionId);
             case USER -> target.equals(userId);

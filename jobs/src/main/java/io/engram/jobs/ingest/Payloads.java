@@ -12,6 +12,7 @@ import io.engram.store.RecordIds;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -55,8 +56,17 @@ public final class Payloads {
         }
         List<String> refs = new ArrayList<>();
         o.path("source_refs").forEach(r -> refs.add(r.asText()));
+        List<String> supersedes = new ArrayList<>();
+        o.path("supersedes").forEach(r -> supersedes.add(RecordIds.resolveRef(in.tenantId(), r.asText())));
         return new StoreChange.Upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
-                Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).build(), cycle);
+                Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).user(text(o, "user_id"))
+                .key(text(o, "key")).supersedes(supersedes).validity(date(o, "valid_from"), date(o, "valid_until"))
+                .expiresAt(date(o, "expires_at")).build(), cycle);
+    }
+
+    /** A date-time field the validator accepted, or null when absent. */
+    private static Instant date(JsonNode o, String field) {
+        return o.hasNonNull(field) ? OffsetDateTime.parse(o.get(field).asText()).toInstant() : null;
     }
 
     public static ForgetEvent forget(Ingested in) {

@@ -21,6 +21,14 @@ public abstract class LayoutSerializer<T> extends TypeSerializer<T> {
         return 1;
     }
 
+    /**
+     * A serializer reading layout {@code version}, an earlier one than {@link #layoutVersion}'s, so a savepoint in
+     * that layout is migrated; null when this serializer cannot read it (the savepoint is refused).
+     */
+    protected LayoutSerializer<T> readingLayout(int version) {
+        return null;
+    }
+
     @Override
     public final boolean isImmutableType() {
         return true;

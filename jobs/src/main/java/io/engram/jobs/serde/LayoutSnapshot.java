@@ -10,7 +10,8 @@ import org.apache.flink.core.memory.DataOutputView;
 
 /**
  * What a savepoint keeps of a {@link LayoutSerializer}: its class and layout version. Restoring with the same
- * class and version is compatible as is; anything else is refused rather than misread.
+ * class and version is compatible as is; the same class in an earlier layout it still reads
+ * ({@link LayoutSerializer#readingLayout}) is migrated; anything else is refused rather than misread.
  */
 public final class LayoutSnapshot<T> implements TypeSerializerSnapshot<T> {
 
@@ -56,7 +57,15 @@ public final class LayoutSnapshot<T> implements TypeSerializerSnapshot<T> {
         try {
             Constructor<?> constructor = serializerClass.getDeclaredConstructor();
             constructor.setAccessible(true);
-            return (TypeSerializer<T>) constructor.newInstance();
+            LayoutSerializer<T> current = (LayoutSerializer<T>) constructor.newInstance();
+            if (current.layoutVersion() == layoutVersion) {
+                return current;
+            }
+            LayoutSerializer<T> earlier = current.readingLayout(layoutVersion);
+            if (earlier == null) {
+                throw new IllegalStateException(serializerClass.getName() + " does not read layout " + layoutVersion);
+            }
+            return earlier;
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException("cannot restore serializer " + serializerClass.getName(), e);
         }
@@ -64,9 +73,26 @@ public final class LayoutSnapshot<T> implements TypeSerializerSnapshot<T> {
 
     @Override
     public TypeSerializerSchemaCompatibility<T> resolveSchemaCompatibility(TypeSerializerSnapshot<T> old) {
-        return old instanceof LayoutSnapshot<?> before && before.serializerClass == serializerClass
-                && before.layoutVersion == layoutVersion
-                ? TypeSerializerSchemaCompatibility.compatibleAsIs()
+        if (!(old instanceof LayoutSnapshot<?> before) || before.serializerClass != serializerClass) {
+            return TypeSerializerSchemaCompatibility.incompatible();
+        }
+        if (before.layoutVersion == layoutVersion) {
+            return TypeSerializerSchemaCompatibility.compatibleAsIs();
+        }
+        return before.layoutVersion < layoutVersion && readsLayout(before.layoutVersion)
+                ? TypeSerializerSchemaCompatibility.compatibleAfterMigration()
                 : TypeSerializerSchemaCompatibility.incompatible();
+    }
+
+    private boolean readsLayout(int version) {
+        LayoutSnapshot<?> earlier = new LayoutSnapshot<>();
+        earlier.serializerClass = serializerClass;
+        earlier.layoutVersion = version;
+        try {
+            earlier.restoreSerializer();
+            return true;
+        } catch (IllegalStateException e) {
+            return false;
+        }
     }
 }

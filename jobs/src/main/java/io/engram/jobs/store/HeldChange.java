@@ -13,20 +13,36 @@ record HeldChange(long at, StoreChange change) {
         private static final long serialVersionUID = 1L;
         static final Serializer INSTANCE = new Serializer();
 
+        private final StoreChangeSerializer changes;
+
+        Serializer() {
+            this(StoreChangeSerializer.INSTANCE);
+        }
+
+        private Serializer(StoreChangeSerializer changes) {
+            this.changes = changes;
+        }
+
         @Override
         protected int layoutVersion() {
-            return StoreChangeSerializer.LAYOUT;
+            return changes.layoutVersion();
+        }
+
+        @Override
+        protected Serializer readingLayout(int version) {
+            StoreChangeSerializer earlier = changes.readingLayout(version);
+            return earlier == null ? null : new Serializer(earlier);
         }
 
         @Override
         public void serialize(HeldChange held, DataOutputView out) throws IOException {
             out.writeLong(held.at());
-            StoreChangeSerializer.INSTANCE.serialize(held.change(), out);
+            changes.serialize(held.change(), out);
         }
 
         @Override
         public HeldChange deserialize(DataInputView in) throws IOException {
-            return new HeldChange(in.readLong(), StoreChangeSerializer.INSTANCE.deserialize(in));
+            return new HeldChange(in.readLong(), changes.deserialize(in));
         }
     }
 }

@@ -12,6 +12,7 @@ import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.io.IOException;
+import java.time.Instant;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -23,8 +24,24 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
 
     private static final long serialVersionUID = 1L;
     static final StoreChangeSerializer INSTANCE = new StoreChangeSerializer();
-    /** The layout's version, also that of every state layout holding changes ({@link HeldChange.Serializer}). */
-    static final int LAYOUT = 1;
+    /**
+     * The layout's version, also that of every state layout holding changes ({@link HeldChange.Serializer}). 2: a
+     * record's facts (key, supersedes, superseded by and at, validity, expiry) after its {@code ts}; 1, still read,
+     * had none.
+     */
+    static final int LAYOUT = 2;
+    private static final int LAYOUT_WITHOUT_FACTS = 1;
+
+    /** The layout this serializer reads: {@link #LAYOUT}, or an earlier one while a savepoint of it is restored. */
+    private final int reads;
+
+    StoreChangeSerializer() {
+        this(LAYOUT);
+    }
+
+    private StoreChangeSerializer(int reads) {
+        this.reads = reads;
+    }
 
     private static final byte UPSERT = 1;
     private static final byte DELETE = 2;
@@ -35,7 +52,12 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
 
     @Override
     protected int layoutVersion() {
-        return LAYOUT;
+        return reads;
+    }
+
+    @Override
+    protected StoreChangeSerializer readingLayout(int version) {
+        return version == LAYOUT_WITHOUT_FACTS ? new StoreChangeSerializer(version) : null;
     }
 
     @Override
@@ -135,16 +157,33 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
         Layout.writeOptional(r.position(), out, out::writeInt);
         out.writeInt(r.tokens());
         Layout.writeInstant(r.ts(), out);
+        Layout.writeString(r.key(), out);
+        Layout.writeStrings(r.supersedes(), out);
+        Layout.writeString(r.supersededBy(), out);
+        for (Instant date : new Instant[] {r.supersededAt(), r.validFrom(), r.validUntil(), r.expiresAt()}) {
+            Layout.writeOptional(date, out, d -> Layout.writeInstant(d, out));
+        }
     }
 
-    private static MemoryRecord readRecord(DataInputView in) throws IOException {
-        return new MemoryRecord(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
-                Layout.readOptional(in, in::readInt), Layout.readString(in),
+    private MemoryRecord readRecord(DataInputView in) throws IOException {
+        MemoryRecord r = new MemoryRecord(Layout.readString(in), Layout.readString(in),
+                RecordType.ofLabel(Layout.readString(in)), Layout.readOptional(in, in::readInt), Layout.readString(in),
                 Layout.readOptional(in, () -> Layout.readVector(in)), Layout.readStrings(in), in.readInt(),
                 Layout.readOptional(in, in::readDouble), Layout.readOptional(in, in::readDouble),
                 Layout.readOptional(in, in::readDouble), Layout.readString(in), Layout.readString(in),
                 Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readOptional(in, in::readLong),
-                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in));
+                Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in), null, null, null, null, null,
+                null, null);
+        if (reads == LAYOUT_WITHOUT_FACTS) {
+            return r;
+        }
+        return r.toBuilder().key(Layout.readString(in)).supersedes(Layout.readStrings(in))
+                .supersededBy(Layout.readString(in), readDate(in)).validity(readDate(in), readDate(in))
+                .expiresAt(readDate(in)).build();
+    }
+
+    private static Instant readDate(DataInputView in) throws IOException {
+        return Layout.readOptional(in, () -> Layout.readInstant(in));
     }
 
 }

@@ -9,17 +9,23 @@ import java.util.Map;
 /**
  * A memory record as stored in OpenSearch (docs/contracts.md, "Contracts"): one document of the memory index. Absent
  * optional fields are {@code null}. {@link #toSource()} and {@link #fromSource} are the index's JSON shape.
+ *
+ * <p>A memory's facts (docs/contracts.md, "Supersession, validity and expiry"): its {@code key} within its user,
+ * the store ids it {@code supersedes}, what superseded it and when, its validity window and when it expires.
  */
 public record MemoryRecord(String id, String tenantId, RecordType type, Integer tier, String text, float[] embedding,
                            List<String> sourceRefs, int generation, Double confidence, Double decayRate,
                            Double authority, String sessionId, String userId, String role, String agentId,
-                           String docPath, Long docVersion, Integer position, int tokens, Instant ts) {
+                           String docPath, Long docVersion, Integer position, int tokens, Instant ts, String key,
+                           List<String> supersedes, String supersededBy, Instant supersededAt, Instant validFrom,
+                           Instant validUntil, Instant expiresAt) {
 
     public MemoryRecord {
         if (id == null || id.isEmpty() || tenantId == null || type == null || text == null || ts == null) {
             throw new IllegalArgumentException("a memory record needs id, tenant_id, type, text and ts");
         }
         sourceRefs = sourceRefs == null ? List.of() : List.copyOf(sourceRefs);
+        supersedes = supersedes == null ? List.of() : List.copyOf(supersedes);
     }
 
     /**
@@ -52,6 +58,13 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         private Long docVersion;
         private Integer position;
         private int tokens;
+        private String key;
+        private List<String> supersedes = List.of();
+        private String supersededBy;
+        private Instant supersededAt;
+        private Instant validFrom;
+        private Instant validUntil;
+        private Instant expiresAt;
 
         private Builder(String id, String tenantId, RecordType type, String text, Instant ts) {
             this.id = id;
@@ -82,6 +95,13 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         public Builder quality(double conf, double decay) {
             confidence = conf;
             decayRate = decay;
+            return this;
+        }
+
+        /** The confidence and decay rate of {@code other}, either of which may be absent. */
+        private Builder qualityOf(MemoryRecord other) {
+            confidence = other.confidence;
+            decayRate = other.decayRate;
             return this;
         }
 
@@ -123,16 +143,60 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
             return this;
         }
 
+        /** The memory's slot within its user (a newer memory of the same key supersedes it), or null. */
+        public Builder key(String value) {
+            key = value;
+            return this;
+        }
+
+        /** The store ids of the memories this one replaces. */
+        public Builder supersedes(List<String> ids) {
+            supersedes = ids;
+            return this;
+        }
+
+        /** The memory that replaced this one, and from when; null and null for none. */
+        public Builder supersededBy(String by, Instant at) {
+            supersededBy = by;
+            supersededAt = at;
+            return this;
+        }
+
+        /** When the memory holds: from {@code from} (null: always did) until {@code until} (null: no end). */
+        public Builder validity(Instant from, Instant until) {
+            validFrom = from;
+            validUntil = until;
+            return this;
+        }
+
+        public Builder expiresAt(Instant value) {
+            expiresAt = value;
+            return this;
+        }
+
         public MemoryRecord build() {
             return new MemoryRecord(id, tenantId, type, tier, text, embedding, sourceRefs, generation, confidence,
-                    decayRate, authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts);
+                    decayRate, authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts,
+                    key, supersedes, supersededBy, supersededAt, validFrom, validUntil, expiresAt);
         }
+    }
+
+    /** A builder holding every field of this record, to change some by name. */
+    public Builder toBuilder() {
+        return of(id, tenantId, type, text, ts).tier(tier).embedding(embedding).provenance(sourceRefs, generation)
+                .authority(authority).session(sessionId).user(userId).role(role).document(agentId, docPath, docVersion)
+                .position(position).tokens(tokens).key(key).supersedes(supersedes).supersededBy(supersededBy, supersededAt)
+                .validity(validFrom, validUntil).expiresAt(expiresAt).qualityOf(this);
     }
 
     /** This record with {@code vector} as its embedding (null for none) and {@code tokens} as its token count. */
     public MemoryRecord withEmbedding(float[] vector, int tokens) {
-        return new MemoryRecord(id, tenantId, type, tier, text, vector, sourceRefs, generation, confidence, decayRate,
-                authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts);
+        return toBuilder().embedding(vector).tokens(tokens).build();
+    }
+
+    /** This record as superseded by {@code by} from {@code at}; nulls for a record no other supersedes. */
+    public MemoryRecord withSupersededBy(String by, Instant at) {
+        return toBuilder().supersededBy(by, at).build();
     }
 
     /** The document body for the index. */
@@ -163,7 +227,28 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         putIfPresent(source, "position", position);
         source.put("tokens", tokens);
         source.put("ts", ts.toString());
+        putIfPresent(source, "key", key);
+        if (!supersedes.isEmpty()) {
+            source.put("supersedes", supersedes);
+        }
+        putIfPresent(source, "superseded_by", supersededBy);
+        putIfPresent(source, "superseded_at", millis(supersededAt));
+        putIfPresent(source, "valid_from", millis(validFrom));
+        putIfPresent(source, "valid_until", millis(validUntil));
+        putIfPresent(source, "expires_at", millis(expiresAt));
         return source;
+    }
+
+    /** The date fields of a memory's facts, held in the index as epoch milliseconds. */
+    public static final List<String> FACT_DATES = List.of("superseded_at", "valid_from", "valid_until", "expires_at");
+
+    private static Long millis(Instant value) {
+        return value == null ? null : value.toEpochMilli();
+    }
+
+    private static Instant instant(Object value) {
+        return value instanceof Number n ? Instant.ofEpochMilli(n.longValue())
+                : value instanceof String s ? Instant.parse(s) : null;
     }
 
     private static void putIfPresent(Map<String, Object> source, String key, Object value) {
@@ -181,12 +266,8 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
                 embedding[i] = ((Number) vector.get(i)).floatValue();
             }
         }
-        List<String> refs = new ArrayList<>();
-        if (source.get("source_refs") instanceof List<?> list) {
-            list.forEach(r -> refs.add(String.valueOf(r)));
-        }
         return new MemoryRecord(id, (String) source.get("tenant_id"), RecordType.ofLabel((String) source.get("type")),
-                integer(source.get("tier")), (String) source.get("text"), embedding, refs,
+                integer(source.get("tier")), (String) source.get("text"), embedding, strings(source.get("source_refs")),
                 source.get("generation") == null ? 0 : ((Number) source.get("generation")).intValue(),
                 decimal(source.get("confidence")), decimal(source.get("decay_rate")), decimal(source.get("authority")),
                 (String) source.get("session_id"), (String) source.get("user_id"), (String) source.get("role"),
@@ -195,7 +276,17 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
                 source.get("doc_version") == null ? null : ((Number) source.get("doc_version")).longValue(),
                 integer(source.get("position")),
                 source.get("tokens") == null ? 0 : ((Number) source.get("tokens")).intValue(),
-                Instant.parse((String) source.get("ts")));
+                Instant.parse((String) source.get("ts")), (String) source.get("key"), strings(source.get("supersedes")),
+                (String) source.get("superseded_by"), instant(source.get("superseded_at")),
+                instant(source.get("valid_from")), instant(source.get("valid_until")), instant(source.get("expires_at")));
+    }
+
+    private static List<String> strings(Object value) {
+        List<String> strings = new ArrayList<>();
+        if (value instanceof List<?> list) {
+            list.forEach(r -> strings.add(String.valueOf(r)));
+        }
+        return strings;
     }
 
     private static Integer integer(Object value) {

@@ -1,0 +1,41 @@
+package io.engram.model.facts;
+
+import io.engram.model.retrieval.MemoryRecord;
+import java.time.Instant;
+
+/**
+ * Whether a record holds at an instant (docs/contracts.md, "Supersession, validity and expiry"): not superseded
+ * by then ({@code superseded_at} absent or after it), started ({@code valid_from} absent or not after it) and not
+ * ended ({@code valid_until} absent or after it). Asked about a past instant ({@code as_of}, {@code asOf} true), a
+ * record also has to exist by then: a record without {@code valid_from} starts at its {@code ts}.
+ */
+public record Validity(Instant at, boolean asOf) {
+
+    public Validity {
+        if (at == null) {
+            throw new IllegalArgumentException("validity at an instant needs the instant");
+        }
+    }
+
+    /** What holds now, as stored. */
+    public static Validity now(Instant now) {
+        return new Validity(now, false);
+    }
+
+    /** What held at {@code asOf}, or now when it is null. */
+    public static Validity at(Instant asOf, Instant now) {
+        return asOf == null ? now(now) : new Validity(asOf, true);
+    }
+
+    /** Whether {@code r} holds at this instant. */
+    public boolean holds(MemoryRecord r) {
+        if (r.supersededAt() != null && !r.supersededAt().isAfter(at)) {
+            return false;
+        }
+        if (r.validUntil() != null && !r.validUntil().isAfter(at)) {
+            return false;
+        }
+        Instant start = r.validFrom() != null || !asOf ? r.validFrom() : r.ts();
+        return start == null || !start.isAfter(at);
+    }
+}

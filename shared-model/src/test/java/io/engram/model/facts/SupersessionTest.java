@@ -1,0 +1,143 @@
+package io.engram.model.facts;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.model.facts.Supersession.Link;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class SupersessionTest {
+
+    /** A fact table over maps, as the writer's keyed state holds one tenant's. */
+    static final class MapTable implements FactTable {
+        final Map<String, Fact> facts = new HashMap<>();
+        final Map<String, List<String>> slots = new HashMap<>();
+
+        @Override
+        public Fact get(String id) {
+            return facts.get(id);
+        }
+
+        @Override
+        public void put(Fact fact) {
+            facts.put(fact.id(), fact);
+        }
+
+        @Override
+        public List<String> slot(String slot) {
+            return slots.getOrDefault(slot, List.of());
+        }
+
+        @Override
+        public void putSlot(String slot, List<String> ids) {
+            slots.put(slot, new ArrayList<>(ids));
+        }
+
+        @Override
+        public Iterable<Fact> all() {
+            return facts.values();
+        }
+
+        Link by(String id) {
+            return facts.get(id).supersededBy();
+        }
+    }
+
+    private final MapTable table = new MapTable();
+
+    private static MemoryRecord memory(String id, String user, String key, long ts) {
+        return MemoryRecord.of(id, "acme", RecordType.MEMORY, "text of " + id, Instant.ofEpochMilli(ts)).user(user)
+                .key(key).build();
+    }
+
+    private Supersession.Outcome arrive(MemoryRecord r, String... supersedes) throws Exception {
+        return Supersession.arrive(table, r, List.of(supersedes));
+    }
+
+    @Test
+    void aChainOfOneKeyIsSupersededInTsOrder() throws Exception {
+        assertThat(arrive(memory("m1", "ann", "user.city", 100)).own()).isNull();
+        Supersession.Outcome second = arrive(memory("m2", "ann", "user.city", 200));
+        assertThat(second.own()).isNull();
+        assertThat(second.changed()).containsExactly(Map.entry("m1", new Link("m2", 200)));
+        Supersession.Outcome third = arrive(memory("m3", "ann", "user.city", 300));
+        assertThat(third.changed()).containsExactly(Map.entry("m2", new Link("m3", 300)));
+        assertThat(table.by("m1")).isEqualTo(new Link("m2", 200));
+    }
+
+    @Test
+    void anOlderMemoryArrivingLateIsStoredSupersededAndRelinksItsPredecessor() throws Exception {
+        arrive(memory("m1", "ann", "user.city", 100));
+        arrive(memory("m3", "ann", "user.city", 300));
+        Supersession.Outcome late = arrive(memory("m2", "ann", "user.city", 200));
+        assertThat(late.own()).isEqualTo(new Link("m3", 300));
+        assertThat(late.changed()).containsExactly(Map.entry("m1", new Link("m2", 200)));
+    }
+
+    @Test
+    void theSameKeyOfAnotherUserIsAnotherSlot() throws Exception {
+        arrive(memory("a1", "ann", "user.city", 100));
+        Supersession.Outcome bob = arrive(memory("b1", "bob", "user.city", 200));
+        assertThat(bob.changed()).isEmpty();
+        assertThat(table.by("a1")).isNull();
+    }
+
+    @Test
+    void anExplicitSupersedeUsesTheSuperseders_validFromAndMayNameAMemoryNotYetStored() throws Exception {
+        MemoryRecord moved = MemoryRecord.of("m9", "acme", RecordType.MEMORY, "moved", Instant.ofEpochMilli(500))
+                .validity(Instant.ofEpochMilli(400), null).build();
+        Supersession.Outcome out = arrive(moved, "m0");
+        assertThat(out.changed()).as("m0 is not stored yet: nothing to write").isEmpty();
+        Supersession.Outcome old = arrive(memory("m0", null, null, 10));
+        assertThat(old.own()).isEqualTo(new Link("m9", 400));
+    }
+
+    @Test
+    void theEarliestSupersederWins() throws Exception {
+        arrive(memory("m1", "ann", "user.city", 100));
+        arrive(memory("x", null, null, 300), "m1");
+        assertThat(table.by("m1")).isEqualTo(new Link("x", 300));
+        arrive(memory("m2", "ann", "user.city", 200));
+        assertThat(table.by("m1")).as("the key's next memory is earlier").isEqualTo(new Link("m2", 200));
+    }
+
+    @Test
+    void anEdgeClosingACycleIsRefusedAndBothMemoriesStay() throws Exception {
+        arrive(memory("a", null, null, 100));
+        arrive(memory("b", null, null, 200), "a");
+        Supersession.Outcome c = arrive(memory("c", null, null, 300), "b");
+        assertThat(c.refused()).isEmpty();
+        Supersession.Outcome back = arrive(memory("a", null, null, 100), "c");
+        assertThat(back.refused()).containsExactly("c");
+        assertThat(table.by("c")).isNull();
+        assertThat(arrive(memory("d", null, null, 400), "d").refused()).as("itself").containsExactly("d");
+    }
+
+    @Test
+    void aForgottenMemoryIsNotWrittenAgainAndWhatItReplacedStaysReplaced() throws Exception {
+        arrive(memory("m1", "ann", "user.city", 100));
+        arrive(memory("m2", "ann", "user.city", 200));
+        Supersession.forget(table, "m1", null);
+        Supersession.Outcome third = arrive(memory("m3", "ann", "user.city", 300), "m1");
+        assertThat(third.changed()).as("m1 forgotten: no update of it").containsExactly(
+                Map.entry("m2", new Link("m3", 300)));
+        Supersession.forget(table, null, "ann");
+        assertThat(table.facts.values()).allMatch(Fact::forgotten);
+    }
+
+    @Test
+    void aMemoryMovedToAnotherKeyLeavesItsOldSlot() throws Exception {
+        arrive(memory("m1", "ann", "user.city", 100));
+        arrive(memory("m2", "ann", "user.city", 200));
+        Supersession.Outcome moved = arrive(memory("m2", "ann", "user.country", 200));
+        assertThat(moved.changed()).containsOnlyKeys("m1");
+        assertThat(moved.changed().get("m1")).as("m1 is current again").isNull();
+        assertThat(moved.own()).isNull();
+    }
+}
