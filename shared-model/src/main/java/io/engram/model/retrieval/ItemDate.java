@@ -23,9 +23,9 @@ public record ItemDate(Instant said, Instant validFrom, Instant validUntil) {
         }
     }
 
-    /** A stored record's date. */
+    /** A stored record's date: when it was said, and its validity window if it has one. */
     public static ItemDate of(MemoryRecord r) {
-        return new ItemDate(r.ts(), null, null);
+        return new ItemDate(r.ts(), r.validFrom(), r.validUntil());
     }
 
     /** The date of an item said at {@code ts}, with no window. */

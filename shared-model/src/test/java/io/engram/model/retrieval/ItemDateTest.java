@@ -18,6 +18,13 @@ class ItemDateTest {
     }
 
     @Test
+    void aRecordWithAValidityWindowIsDatedByIt() {
+        MemoryRecord contract = MemoryRecord.of("m", "t", RecordType.MEMORY, "Ann works at Acme.", MARCH_2)
+                .validity(Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-06-30T00:00:00Z")).build();
+        assertThat(ContextItem.of(contract, 0.5).date().line()).isEqualTo("[valid 2026-01-01 to 2026-06-30]\n");
+    }
+
+    @Test
     void aRuleIsUndated() {
         MemoryRecord rule = MemoryRecord.of("r", "t", RecordType.INVARIANT, "Never log secrets.", MARCH_2).tier(1).build();
         assertThat(ContextItem.of(rule, 0).date()).isNull();
