@@ -10,11 +10,16 @@ import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
 import java.io.Serializable;
 import java.time.Duration;
+import io.engram.model.facts.FactPolicy;
+import io.engram.model.facts.Retention;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Everything the pipeline can be told, with the defaults of the embedded product. {@link #fromProperties}
@@ -31,7 +36,12 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
-                             boolean metricsEnabled) implements Serializable {
+                             boolean metricsEnabled, FactPolicy facts) implements Serializable {
+
+    private static final Pattern RETENTION_KEY = Pattern.compile("retention\\.(?:([a-z0-9][a-z0-9_-]{0,62})\\.)?"
+            + "(turns|summaries|memories)");
+
+
 
     /** How the job's Kafka clients (source, sinks, setup) reach the cluster. */
     public KafkaClients kafka() {
@@ -106,7 +116,29 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.string("kafka.transactional-id-prefix", "engram"),
                 p.integer("kafka.partitions", 2),
                 p.string("state.dir", ""), // empty: ./engram run's per-user default
-                p.bool("metrics.enabled", true));
+                p.bool("metrics.enabled", true),
+                new FactPolicy(p.bool("memories.supersession", true), retention(p)));
+    }
+
+    /**
+     * {@code retention.turns}, {@code retention.summaries}, {@code retention.memories} (every tenant's) and
+     * {@code retention.TENANT.turns} etc. (one tenant's, over every tenant's): each a maximum age; absent, kept for ever.
+     */
+    private static Map<String, Retention> retention(Settings p) {
+        Map<String, Map<String, Duration>> ages = new TreeMap<>();
+        for (String key : p.properties.stringPropertyNames()) {
+            Matcher m = RETENTION_KEY.matcher(key);
+            if (m.matches()) {
+                ages.computeIfAbsent(m.group(1) == null ? FactPolicy.EVERY_TENANT : m.group(1), t -> new TreeMap<>())
+                        .put(m.group(2), p.duration(key, null));
+            }
+        }
+        Map<String, Retention> retention = new TreeMap<>();
+        Map<String, Duration> every = ages.getOrDefault(FactPolicy.EVERY_TENANT, Map.of());
+        ages.forEach((tenant, byType) -> retention.put(tenant, new Retention(
+                byType.getOrDefault("turns", every.get("turns")), byType.getOrDefault("summaries", every.get("summaries")),
+                byType.getOrDefault("memories", every.get("memories")))));
+        return retention;
     }
 
     /** {@code committed} (earliest when the group has none), {@code earliest}, {@code latest} or {@code timestamp:MILLIS}. */

@@ -41,6 +41,13 @@ public final class RecordLog {
                 forget.recordsRemoved());
     }
 
+    /** A memory's supersedes edges refused because each would close a cycle (both memories stay). */
+    public static void refusedSupersede(String tenantId, String recordId, java.util.List<String> targets) {
+        Map<String, String> context = new LinkedHashMap<>();
+        context.put("tenant_id", tenantId);
+        info(context, "supersede of {} by {} refused: it would close a cycle", targets, recordId);
+    }
+
     private static void info(Map<String, String> context, String message, Object... arguments) {
         if (!LOG.isInfoEnabled()) {
             return;

@@ -3,6 +3,8 @@ package io.engram.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.engram.model.facts.FactPolicy;
+import io.engram.model.facts.Retention;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -29,6 +31,23 @@ class PipelineConfigTest {
         p.remove("collapse.quiet_gap");
         p.setProperty("kafka.starting-offsets", "yesterday");
         assertThatThrownBy(() -> PipelineConfig.fromProperties(p)).hasMessageContaining("kafka.starting-offsets: yesterday");
+    }
+
+    @Test
+    void supersessionIsOnByDefaultAndRetentionIsPerTenantOverEveryTenants() {
+        assertThat(PipelineConfig.defaults().facts().supersession()).isTrue();
+        assertThat(PipelineConfig.defaults().facts().retentionOf("acme")).isEqualTo(Retention.NONE);
+        Properties p = new Properties();
+        p.setProperty("memories.supersession", "false");
+        p.setProperty("retention.turns", "30d");
+        p.setProperty("retention.memories", "365d");
+        p.setProperty("retention.acme.turns", "7d");
+        FactPolicy facts = PipelineConfig.fromProperties(p).facts();
+        assertThat(facts.supersession()).isFalse();
+        assertThat(facts.retentionOf("acme")).isEqualTo(new Retention(Duration.ofDays(7), null, Duration.ofDays(365)));
+        assertThat(facts.retentionOf("globex")).isEqualTo(new Retention(Duration.ofDays(30), null, Duration.ofDays(365)));
+        p.setProperty("retention.turn", "1d");
+        assertThatThrownBy(() -> PipelineConfig.fromProperties(p)).hasMessageContaining("[retention.turn]");
     }
 
     @Test

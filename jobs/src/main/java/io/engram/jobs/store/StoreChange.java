@@ -16,7 +16,8 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
  * carry them through {@link StoreChangeSerializer}.
  */
 public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Delete, StoreChange.ReplaceDocument,
-        StoreChange.Forget, StoreChange.MergeSignals, StoreChange.CloseCycle {
+        StoreChange.Forget, StoreChange.MergeSignals, StoreChange.CloseCycle, StoreChange.Supersede,
+        StoreChange.Sweep {
 
     /** The type of a stream of changes. */
     TypeInformation<StoreChange> TYPE = SerializerTypeInfo.of(StoreChange.class, StoreChangeSerializer.INSTANCE);
@@ -165,6 +166,17 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         public boolean fromCompaction() {
             return true;
         }
+    }
+
+    /**
+     * Set what supersedes the stored memory {@code id}: {@code by} from {@code atMillis}, or nothing (null, null); a
+     * memory not stored stays absent. {@code tsMillis} is the arrival that decided it.
+     */
+    record Supersede(String tenantId, String id, String by, Long atMillis, long tsMillis) implements StoreChange {
+    }
+
+    /** Remove the tenant's records of {@code type} older than its retention: {@code ts} before {@code cutoffMillis}. */
+    record Sweep(String tenantId, RecordType type, long cutoffMillis, long tsMillis) implements StoreChange {
     }
 
     /** The end of a tenant's cycle, and why it ended ({@link io.engram.model.collapse.CycleClock}'s reasons). */

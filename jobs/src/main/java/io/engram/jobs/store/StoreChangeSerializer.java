@@ -7,6 +7,8 @@ import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Forget;
 import io.engram.jobs.store.StoreChange.MergeSignals;
 import io.engram.jobs.store.StoreChange.ReplaceDocument;
+import io.engram.jobs.store.StoreChange.Supersede;
+import io.engram.jobs.store.StoreChange.Sweep;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -49,6 +51,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     private static final byte FORGET = 4;
     private static final byte MERGE_SIGNALS = 5;
     private static final byte CLOSE_CYCLE = 6;
+    private static final byte SUPERSEDE = 7;
+    private static final byte SWEEP = 8;
 
     @Override
     protected int layoutVersion() {
@@ -88,6 +92,19 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             Layout.writeString(f.forgetId(), out);
             Layout.writeString(f.scope().label(), out);
             Layout.writeString(f.target(), out);
+        } else if (change instanceof Supersede s) {
+            out.writeByte(SUPERSEDE);
+            Layout.writeString(s.tenantId(), out);
+            Layout.writeString(s.id(), out);
+            Layout.writeString(s.by(), out);
+            Layout.writeOptional(s.atMillis(), out, out::writeLong);
+            out.writeLong(s.tsMillis());
+        } else if (change instanceof Sweep s) {
+            out.writeByte(SWEEP);
+            Layout.writeString(s.tenantId(), out);
+            Layout.writeString(s.type().label(), out);
+            out.writeLong(s.cutoffMillis());
+            out.writeLong(s.tsMillis());
         } else {
             serializeCycleChange(change, out);
         }
@@ -126,6 +143,10 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             case MERGE_SIGNALS -> new MergeSignals(Layout.readString(in), Layout.readString(in), in.readLong(),
                     in.readInt(), in.readInt(), Layout.readString(in));
             case CLOSE_CYCLE -> new CloseCycle(Layout.readString(in), Layout.readString(in), Layout.readString(in),
+                    in.readLong());
+            case SUPERSEDE -> new Supersede(Layout.readString(in), Layout.readString(in), Layout.readString(in),
+                    Layout.readOptional(in, in::readLong), in.readLong());
+            case SWEEP -> new Sweep(Layout.readString(in), RecordType.ofLabel(Layout.readString(in)), in.readLong(),
                     in.readLong());
             default -> throw new IOException("not a store change: kind " + kind);
         };

@@ -9,8 +9,10 @@ import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Forget;
 import io.engram.jobs.store.StoreChange.MergeSignals;
 import io.engram.jobs.store.StoreChange.ReplaceDocument;
+import io.engram.jobs.store.StoreChange.Sweep;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.collapse.CycleClock;
+import io.engram.model.facts.FactPolicy;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.store.MemoryStore;
@@ -18,6 +20,7 @@ import io.engram.store.MemoryWriter;
 import java.io.Serializable;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -27,6 +30,7 @@ import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -62,7 +66,8 @@ import org.apache.flink.util.OutputTag;
  * deletes what it covers ({@link MemoryWriter#forget}), and its completion, stamped by the operator's clock, goes
  * to the {@link #FORGETS_DONE} side output. Compaction changes it covers that wait for the watermark are dropped,
  * and it is kept in keyed state for {@code forgetRetention} so a covered record that arrives after it (from
- * another partition, or compaction's last summaries of a forgotten session) is dropped too.
+ * another partition, or compaction's last summaries of a forgotten session) is dropped too. A memory's facts
+ * (what supersedes it, when it expires, retention sweeps) are decided as it is applied, in {@link FactKeeper}.
  */
 public final class StoreWriterOperator extends BatchingOperator<StoreChange> implements Triggerable<String, VoidNamespace> {
 
@@ -74,24 +79,30 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
      * forget is kept against late arrivals, and whether metrics are reported.
      */
     public record Settings(String embeddingModel, int vectorDimension, int maxBulk, Duration maxDelay, Duration quietGap,
-                           Duration forgetRetention, boolean metricsEnabled) implements Serializable {
+                           Duration forgetRetention, boolean metricsEnabled, FactPolicy facts) implements Serializable {
 
         /** The pipeline's settings, for vectors of its embedding model. */
         public static Settings of(PipelineConfig config) {
             return new Settings(config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(),
-                    config.bulkDelay(), config.quietGap(), config.stateTtl(), config.metricsEnabled());
+                    config.bulkDelay(), config.quietGap(), config.stateTtl(), config.metricsEnabled(), config.facts());
         }
 
         public Settings withIndex(String model, int dimension) {
-            return new Settings(model, dimension, maxBulk, maxDelay, quietGap, forgetRetention, metricsEnabled);
+            return new Settings(model, dimension, maxBulk, maxDelay, quietGap, forgetRetention, metricsEnabled, facts);
         }
 
         public Settings withBulk(int size, Duration delay) {
-            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled);
+            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled, facts);
         }
 
         public Settings withQuietGap(Duration gap) {
-            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled);
+            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled, facts);
+        }
+
+        /** These settings with {@code policy}'s supersession and retention. */
+        public Settings withFacts(FactPolicy policy) {
+            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, quietGap, forgetRetention,
+                    metricsEnabled, policy);
         }
     }
 
@@ -113,6 +124,9 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     private transient ListState<TimedChange> heldByEarlierVersion;
     private transient InternalTimerService<VoidNamespace> compactionTimers;
     private transient ListState<ForgetEvent> forgets;
+    private transient FactKeeper facts;
+    private transient StoreWrites writes;
+    private transient Counter refusedEdges;
     private transient Histogram bulkMillis;
     private transient Counter documentsIndexed;
     private transient Counter documentsDeleted;
@@ -154,6 +168,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         forgets = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("forgets", TypeInformation.of(ForgetEvent.class)));
         compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
+        facts = new FactKeeper(getKeyedStateStore(), getInternalTimerService("fact-timers", StringSerializer.INSTANCE,
+                new FactTimers()));
         openMetrics();
     }
 
@@ -165,6 +181,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         forgetsApplied = metrics.counter("forgets_applied");
         droppedAsForgotten = metrics.counter("records_dropped_forgotten");
         freshnessMillis = metrics.histogram("freshness_millis");
+        refusedEdges = metrics.counter("supersede_edges_refused");
+        writes = new StoreWrites(store, documentsIndexed, documentsDeleted, bulkMillis);
         MemoryWriter written = store;
         metrics.gauge("opensearch_retries", () -> written.writeStats().retries());
         metrics.gauge("opensearch_documents_failed", () -> written.writeStats().documentsFailed());
@@ -175,6 +193,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         StoreChange change = element.getValue();
         if (change instanceof Forget forget) {
             remember(forget.event());
+            facts.forgotten(forget.event());
             add(change, element);
             return;
         }
@@ -258,6 +277,12 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
             droppedAsForgotten.inc();
             return; // forgotten before it arrived
         }
+        List<StoreChange> decided = List.of(change);
+        if (change instanceof Upsert upsert) {
+            decided = settings.facts().supersession() ? supersede(upsert) : decided;
+            facts.schedule(upsert.record(), settings.facts().retentionOf(upsert.tenantId()));
+        }
+        change = decided.get(0);
         if (change.touchesLearningStore()) {
             Long last = lastWrite.value();
             long writtenAt = change.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
@@ -272,6 +297,42 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
             change = change.inCycle(d.cycleId());
         }
         add(change, element);
+        for (StoreChange mark : decided.subList(1, decided.size())) {
+            add(mark, element);
+        }
+    }
+
+    /** An upsert stamped with what supersedes it, and the marks of what it supersedes now. */
+    private List<StoreChange> supersede(Upsert upsert) throws Exception {
+        List<String> refused = new ArrayList<>();
+        List<StoreChange> decided = facts.arrive(upsert, refused);
+        if (!refused.isEmpty()) {
+            refusedEdges.inc(refused.size());
+            RecordLog.refusedSupersede(upsert.tenantId(), upsert.record().id(), refused);
+        }
+        return decided;
+    }
+
+    /** The timers of expiries and retention sweeps: each applied as a forget, or a sweep, in the tenant's order. */
+    private final class FactTimers implements Triggerable<String, String> {
+        @Override
+        public void onEventTime(InternalTimer<String, String> timer) throws Exception {
+            StoreChange change = facts.fired(timer.getKey(), timer.getNamespace(), timer.getTimestamp(),
+                    settings.facts().retentionOf(timer.getKey()));
+            if (change instanceof Forget expiry) {
+                remember(expiry.event());
+                facts.forgotten(expiry.event());
+            }
+            if (change != null) {
+                add(change, new StreamRecord<>(change, timer.getTimestamp()));
+                flush(); // before the watermark that fired it is forwarded
+            }
+        }
+
+        @Override
+        public void onProcessingTime(InternalTimer<String, String> timer) {
+            throw new IllegalStateException("the writer sets no processing-time timers on keys");
+        }
     }
 
     @Override
@@ -281,7 +342,6 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
 
     @Override
     protected void process(List<StreamRecord<StoreChange>> records) {
-        Writes writes = new Writes();
         for (StreamRecord<StoreChange> e : records) {
             StoreChange change = e.getValue();
             writes.add(change);
@@ -289,6 +349,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
                 applyForget(forget.event(), e);
             } else if (change instanceof ReplaceDocument r) {
                 store.deleteOlderDocumentVersions(r.tenantId(), r.agentId(), r.docPath(), r.keepVersion());
+            } else if (change instanceof Sweep sweep) {
+                applySweep(sweep, e);
             }
         }
         writes.flush();
@@ -308,63 +370,23 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     private void applyForget(ForgetEvent f, StreamRecord<StoreChange> e) {
         long removed = store.forget(f.tenantId(), f.scope(), f.target());
         forgetsApplied.inc();
-        ForgetCompleted done = new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(), f.target(),
-                f.requestedAtMillis(), clock.millis(), removed);
+        completed(new ForgetCompleted(f.tenantId(), f.forgetId(), f.scope().label(), f.target(), f.requestedAtMillis(),
+                clock.millis(), removed), e);
+    }
+
+    /** A retention sweep; its audit row only when it removed something (a replay's sweep removes nothing more). */
+    private void applySweep(Sweep s, StreamRecord<StoreChange> e) {
+        long removed = store.deleteOlderThan(s.tenantId(), s.type(), Instant.ofEpochMilli(s.cutoffMillis()));
+        if (removed > 0) {
+            completed(new ForgetCompleted(s.tenantId(), "retention/" + s.type().label() + "@"
+                    + Instant.ofEpochMilli(s.tsMillis()), "retention", s.type().label(), s.tsMillis(), clock.millis(),
+                    removed), e);
+        }
+    }
+
+    private void completed(ForgetCompleted done, StreamRecord<StoreChange> e) {
         RecordLog.forgotten(done);
         output.collect(FORGETS_DONE, e.hasTimestamp() ? new StreamRecord<>(done, e.getTimestamp()) : new StreamRecord<>(done));
-    }
-
-    /**
-     * A batch's writes in order: a run of upserts is one bulk request, a run of one tenant's deletes another; a
-     * forget or a document replacement acts after what precedes it is written.
-     */
-    private final class Writes {
-        private final List<MemoryRecord> upserts = new ArrayList<>();
-        private final List<String> deletes = new ArrayList<>();
-        private String deletesOf;
-
-        void add(StoreChange change) {
-            if (!(change instanceof Delete d && d.tenantId().equals(deletesOf))) {
-                writeDeletes();
-            }
-            if (change instanceof Upsert u) {
-                upserts.add(u.record());
-            } else if (change instanceof Delete d) {
-                writeUpserts();
-                deletesOf = d.tenantId();
-                deletes.add(d.id());
-            } else if (!(change instanceof MergeSignals)) { // merge signals are counted by the detector, not written
-                writeUpserts();
-            }
-        }
-
-        void flush() {
-            writeUpserts();
-            writeDeletes();
-        }
-
-        private void writeDeletes() {
-            if (!deletes.isEmpty()) {
-                long start = System.nanoTime();
-                store.delete(deletesOf, deletes);
-                written(documentsDeleted, deletes.size(), start);
-                deletes.clear();
-            }
-        }
-
-        private void writeUpserts() {
-            if (!upserts.isEmpty()) {
-                long start = System.nanoTime();
-                store.upsert(upserts);
-                written(documentsIndexed, upserts.size(), start);
-                upserts.clear();
-            }
-        }
-    }
-
-    private void written(Counter counter, int documents, long startNanos) {
-        bulkMillis.update((System.nanoTime() - startNanos) / 1_000_000);
-        counter.inc(documents);
     }
 
     @Override

@@ -6,17 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.InMemoryMemoryStore;
-import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
-import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
-import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
-import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
-import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -28,33 +22,18 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class StoreWriterLayoutMigrationTest {
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> harness(String backend,
-            String index) throws Exception {
-        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(InMemoryMemoryStore.at(index),
-                StoreWriterOperatorTest.SETTINGS, StoreWriterOperatorTest.NOON), StoreChange::tenantId, Types.STRING);
-        harness.setStateBackend(backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend());
-        harness.setup(StoreChangeSerializer.INSTANCE);
-        return harness;
-    }
-
-    private static OperatorSubtaskState layout1(String backend) throws Exception {
-        Path file = Path.of(StoreWriterLayoutMigrationTest.class.getResource("/layout1-state/store-writer-" + backend
-                + ".snapshot").toURI());
-        return OperatorSnapshotUtil.readStateHandle(file.toString());
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void heldChangesOfLayout1AreReleasedWithEveryFieldAndSurviveTheNextSnapshot(String backend) throws Exception {
         String index = StoreWriterOperatorTest.newIndex();
         OperatorSubtaskState migrated;
-        try (var h = harness(backend, index)) {
-            h.initializeState(layout1(backend));
+        try (var h = StoreWriterLegacyStateTest.harness(backend, index)) {
+            h.initializeState(StoreWriterLegacyStateTest.snapshot("layout1-state", backend));
             h.open();
             h.prepareSnapshotPreBarrier(2);
             migrated = h.snapshot(2, time("09:55"));
         }
-        try (var h = harness(backend, index)) {
+        try (var h = StoreWriterLegacyStateTest.harness(backend, index)) {
             h.initializeState(migrated);
             h.open();
             h.processWatermark(time("12:00"));

@@ -40,12 +40,18 @@ class StoreWriterLegacyStateTest {
     private static final List<String> RELEASED = List.of("upsert sum-a-1 gw-1", "Delete gw-1", "MergeSignals gw-1");
 
     private static OperatorSubtaskState earlierVersion(String backend) throws Exception {
-        Path file = Path.of(StoreWriterLegacyStateTest.class.getResource("/legacy-state/store-writer-" + backend
+        return snapshot("legacy-state", backend);
+    }
+
+    /** The writer's snapshot under {@code folder} of the test resources, for {@code backend}. */
+    static OperatorSubtaskState snapshot(String folder, String backend) throws Exception {
+        Path file = Path.of(StoreWriterLegacyStateTest.class.getResource("/" + folder + "/store-writer-" + backend
                 + ".snapshot").toURI());
         return OperatorSnapshotUtil.readStateHandle(file.toString());
     }
 
-    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> harness(String backend,
+    /** A writer on the in-memory index {@code index}, over {@code backend}'s state. */
+    static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> harness(String backend,
             String index) throws Exception {
         var harness = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(InMemoryMemoryStore.at(index),
                 StoreWriterOperatorTest.SETTINGS, StoreWriterOperatorTest.NOON), StoreChange::tenantId, Types.STRING);

@@ -149,16 +149,16 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
             return this;
         }
 
-        /** The store ids of the memories this one replaces. */
-        public Builder supersedes(List<String> ids) {
-            supersedes = ids;
-            return this;
-        }
-
         /** The memory that replaced this one, and from when; null and null for none. */
         public Builder supersededBy(String by, Instant at) {
             supersededBy = by;
             supersededAt = at;
+            return this;
+        }
+
+        /** The store ids of the memories this one replaces. */
+        public Builder supersedes(List<String> ids) {
+            supersedes = ids;
             return this;
         }
 

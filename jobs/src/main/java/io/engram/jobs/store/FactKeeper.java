@@ -1,0 +1,148 @@
+package io.engram.jobs.store;
+
+import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.jobs.store.StoreChange.Upsert;
+import io.engram.model.facts.Fact;
+import io.engram.model.facts.FactTable;
+import io.engram.model.facts.Retention;
+import io.engram.model.facts.Supersession;
+import io.engram.model.facts.Supersession.Link;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.state.KeyedStateStore;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.ListSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.streaming.api.operators.InternalTimerService;
+
+/**
+ * The store writer's keyed state of one tenant's memory facts and of what expires when (docs/algorithms.md,
+ * "Supersession, validity and expiry"): the facts and slots {@link Supersession} decides over, each record's
+ * {@code expires_at}, and event-time timers, one per expiring record (namespace: its id) and one per minute of
+ * retention sweeps of a type (namespace {@code sweep/TYPE}). The rules are shared-model's; this holds state.
+ */
+final class FactKeeper implements FactTable {
+
+    /** The namespace prefix of sweep timers; a NUL starts no record id. */
+    private static final String SWEEP = "\u0000sweep/";
+    private static final Set<RecordType> MEMORY_TYPES = Set.of(RecordType.MEMORY, RecordType.LESSON, RecordType.KNOWLEDGE);
+
+    private final MapState<String, Fact> facts;
+    private final MapState<String, List<String>> slots;
+    private final MapState<String, Long> expiries;
+    private final InternalTimerService<String> timers;
+
+    FactKeeper(KeyedStateStore states, InternalTimerService<String> timers) {
+        this.facts = states.getMapState(new MapStateDescriptor<>("memory-facts", StringSerializer.INSTANCE,
+                FactSerializer.INSTANCE));
+        this.slots = states.getMapState(new MapStateDescriptor<>("memory-slots", StringSerializer.INSTANCE,
+                new ListSerializer<>(StringSerializer.INSTANCE)));
+        this.expiries = states.getMapState(new MapStateDescriptor<>("expires-at", StringSerializer.INSTANCE,
+                LongSerializer.INSTANCE));
+        this.timers = timers;
+    }
+
+    @Override
+    public Fact get(String id) throws Exception {
+        return facts.get(id);
+    }
+
+    @Override
+    public void put(Fact fact) throws Exception {
+        facts.put(fact.id(), fact);
+    }
+
+    @Override
+    public List<String> slot(String slot) throws Exception {
+        List<String> ids = slots.get(slot);
+        return ids == null ? List.of() : ids;
+    }
+
+    @Override
+    public void putSlot(String slot, List<String> ids) throws Exception {
+        slots.put(slot, new ArrayList<>(ids));
+    }
+
+    @Override
+    public Iterable<Fact> all() throws Exception {
+        return facts.values();
+    }
+
+    /**
+     * A memory's upsert as it is written, what superseded it stamped on it, then the marks of the stored memories
+     * whose superseder it changed; edges refused because they would close a cycle go to {@code refused}.
+     */
+    List<StoreChange> arrive(Upsert upsert, List<String> refused) throws Exception {
+        MemoryRecord r = upsert.record();
+        if (!MEMORY_TYPES.contains(r.type()) || (r.key() == null && r.supersedes().isEmpty() && facts.get(r.id()) == null)) {
+            return List.of(upsert); // no slot, no edge, never named: nothing to decide
+        }
+        Supersession.Outcome outcome = Supersession.arrive(this, r, r.supersedes());
+        refused.addAll(outcome.refused());
+        Link own = outcome.own();
+        List<StoreChange> changes = new ArrayList<>();
+        changes.add(new Upsert(r.withSupersededBy(own == null ? null : own.by(),
+                own == null ? null : Instant.ofEpochMilli(own.at())), upsert.cycleId()));
+        for (Map.Entry<String, Link> changed : outcome.changed().entrySet()) {
+            Link link = changed.getValue();
+            changes.add(new StoreChange.Supersede(r.tenantId(), changed.getKey(), link == null ? null : link.by(),
+                    link == null ? null : link.at(), upsert.tsMillis()));
+        }
+        return changes;
+    }
+
+    /** The memories a forget covers stay forgotten: their marks are never written again, their edges stay. */
+    void forgotten(ForgetEvent forget) throws Exception {
+        if (forget.scope() == ForgetScope.MEMORY) {
+            Supersession.forget(this, forget.target(), null);
+        } else if (forget.scope() == ForgetScope.USER) {
+            Supersession.forget(this, null, forget.target());
+        }
+    }
+
+    /** Sets the timers of a written record: its {@code expires_at} (again, if it moved), its type's next sweep. */
+    void schedule(MemoryRecord r, Retention retention) throws Exception {
+        Long before = expiries.get(r.id());
+        Long expires = r.expiresAt() == null ? null : r.expiresAt().toEpochMilli();
+        if (before != null && !before.equals(expires)) {
+            timers.deleteEventTimeTimer(r.id(), before);
+            expiries.remove(r.id());
+        }
+        if (expires != null) {
+            expiries.put(r.id(), expires);
+            timers.registerEventTimeTimer(r.id(), expires);
+        }
+        Duration maxAge = retention.maxAge(r.type());
+        if (maxAge != null) {
+            timers.registerEventTimeTimer(SWEEP + r.type().label(), Retention.sweepAt(r.ts().toEpochMilli(), maxAge));
+        }
+    }
+
+    /**
+     * What a timer of the tenant's at {@code at} does: a retention sweep of its type, or the forget of an expired
+     * record (a forget's guarantees and audit row); null for an expiry moved since, or a retention since removed.
+     */
+    StoreChange fired(String tenantId, String namespace, long at, Retention retention) throws Exception {
+        if (namespace.startsWith(SWEEP)) {
+            RecordType type = RecordType.ofLabel(namespace.substring(SWEEP.length()));
+            Duration maxAge = retention.maxAge(type);
+            return maxAge == null ? null : new StoreChange.Sweep(tenantId, type, Retention.cutoff(at, maxAge), at);
+        }
+        Long expires = expiries.get(namespace);
+        if (expires == null || expires != at) {
+            return null;
+        }
+        expiries.remove(namespace);
+        return new StoreChange.Forget(tenantId, "expiry/" + namespace + "@" + Instant.ofEpochMilli(at), ForgetScope.MEMORY,
+                namespace, at);
+    }
+}

@@ -1,0 +1,139 @@
+package io.engram.jobs.store;
+
+import static io.engram.jobs.store.StoreWriterOperatorTest.time;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.model.facts.FactPolicy;
+import io.engram.model.facts.Retention;
+import io.engram.model.retrieval.ForgetScope;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.store.InMemoryMemoryStore;
+import io.engram.store.RecordIds;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The writer keeps a tenant's supersession chains and expiries in keyed state (docs/algorithms.md, "Supersession,
+ * validity and expiry"): what the store holds after chains, late arrivals, forgets, expiries and sweeps, also across
+ * a snapshot and restore.
+ */
+class StoreWriterFactsTest {
+
+    private static final String T = "facts";
+    private static final FactPolicy RETAINING_TURNS_AN_HOUR = new FactPolicy(true,
+            Map.of(FactPolicy.EVERY_TENANT, new Retention(Duration.ofHours(1), null, null)));
+
+    private final String index = StoreWriterOperatorTest.newIndex();
+
+    private KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> harness(FactPolicy policy)
+            throws Exception {
+        var h = new KeyedOneInputStreamOperatorTestHarness<>(new StoreWriterOperator(InMemoryMemoryStore.at(index),
+                StoreWriterOperatorTest.SETTINGS.withFacts(policy), StoreWriterOperatorTest.NOON), StoreChange::tenantId,
+                Types.STRING);
+        h.setStateBackend(new EmbeddedRocksDBStateBackend());
+        h.setup(StoreChangeSerializer.INSTANCE);
+        return h;
+    }
+
+    private static MemoryRecord.Builder memory(String id, String hhmm) {
+        return MemoryRecord.of(RecordIds.memory(T, id), T, RecordType.MEMORY, "memory " + id,
+                Instant.ofEpochMilli(time(hhmm))).embedding(new float[] {1, 0, 0}).tokens(2);
+    }
+
+    private static MemoryRecord city(String id, String user, String hhmm) {
+        return memory(id, hhmm).user(user).key("user.city").build();
+    }
+
+    private static void write(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> h, MemoryRecord r)
+            throws Exception {
+        h.processElement(new StreamRecord<>(new StoreChange.Upsert(r, null), r.ts().toEpochMilli()));
+    }
+
+    private Map<String, String> supersededBy() {
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore(index)) {
+            Map<String, String> by = new java.util.TreeMap<>();
+            store.find(T, Map.of(), Set.of(), 100, null, true).forEach(r -> by.put(r.id().substring(T.length() + 1),
+                    r.supersededBy() == null ? "-" : r.supersededBy().substring(T.length() + 1) + "@" + r.supersededAt()));
+            return by;
+        }
+    }
+
+    @Test
+    void aChainWithALateOlderMemoryAndAnotherUsersKeyIsStoredInOrder() throws Exception {
+        try (var h = harness(FactPolicy.DEFAULT)) {
+            h.open();
+            write(h, city("m1", "ann", "09:00"));
+            write(h, city("m3", "ann", "09:30"));
+            write(h, city("b1", "bob", "09:40"));
+            write(h, city("m2", "ann", "09:10")); // arrives after the newer m3
+            write(h, memory("m4", "09:50").supersedes(List.of(RecordIds.memory(T, "m3"))).build());
+        }
+        assertThat(supersededBy()).containsExactly(Map.entry("b1", "-"),
+                Map.entry("m1", "m2@" + Instant.ofEpochMilli(time("09:10"))),
+                Map.entry("m2", "m3@" + Instant.ofEpochMilli(time("09:30"))),
+                Map.entry("m3", "m4@" + Instant.ofEpochMilli(time("09:50"))), Map.entry("m4", "-"));
+    }
+
+    @Test
+    void aCycleIsRefusedAndAForgottenMemoryIsNotWrittenBack() throws Exception {
+        try (var h = harness(FactPolicy.DEFAULT)) {
+            h.open();
+            write(h, memory("a", "09:00").build());
+            write(h, memory("b", "09:10").supersedes(List.of(RecordIds.memory(T, "a"))).build());
+            write(h, memory("a", "09:00").supersedes(List.of(RecordIds.memory(T, "b"))).build()); // would close a cycle
+            write(h, memory("x", "09:20").build());
+            h.processElement(new StreamRecord<>(StoreChange.Forget.of(new ForgetEvent(T, "f1", ForgetScope.MEMORY,
+                    RecordIds.memory(T, "x"), time("09:25"))), time("09:25")));
+            write(h, memory("y", "09:30").supersedes(List.of(RecordIds.memory(T, "x"))).build());
+        }
+        assertThat(supersededBy()).containsExactly(Map.entry("a", "b@" + Instant.ofEpochMilli(time("09:10"))),
+                Map.entry("b", "-"), Map.entry("y", "-"));
+    }
+
+    @Test
+    void withSupersessionOffEveryMemoryStaysCurrent() throws Exception {
+        try (var h = harness(new FactPolicy(false, Map.of()))) {
+            h.open();
+            write(h, city("m1", "ann", "09:00"));
+            write(h, city("m2", "ann", "09:10"));
+        }
+        assertThat(supersededBy()).containsExactly(Map.entry("m1", "-"), Map.entry("m2", "-"));
+    }
+
+    @Test
+    void expiriesAndRetentionRemoveByEventTimeAcrossARestoreWithAnAuditRow() throws Exception {
+        OperatorSubtaskState snapshot;
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.open();
+            write(h, memory("soon", "09:00").expiresAt(Instant.ofEpochMilli(time("10:00"))).build());
+            write(h, memory("moved", "09:00").expiresAt(Instant.ofEpochMilli(time("10:00"))).build());
+            write(h, memory("moved", "09:00").expiresAt(Instant.ofEpochMilli(time("12:00"))).build());
+            write(h, MemoryRecord.of(RecordIds.turn(T, "s1", "t0"), T, RecordType.TURN, "hello",
+                    Instant.ofEpochMilli(time("09:00"))).session("s1").tokens(1).build());
+            h.processWatermark(time("09:59"));
+            h.prepareSnapshotPreBarrier(1);
+            snapshot = h.snapshot(1, time("09:59"));
+        }
+        assertThat(supersededBy()).containsOnlyKeys("moved", "s1/t0", "soon");
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.initializeState(snapshot);
+            h.open();
+            h.processWatermark(time("10:01"));
+            assertThat(supersededBy()).containsOnlyKeys("moved");
+            assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).extracting(r -> r.getValue().scope() + " "
+                    + r.getValue().target() + " " + r.getValue().recordsRemoved()).containsExactlyInAnyOrder(
+                    "memory " + RecordIds.memory(T, "soon") + " 1", "retention turn 1");
+        }
+    }
+}
