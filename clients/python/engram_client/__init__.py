@@ -22,7 +22,8 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
+from datetime import datetime
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
 
 __all__ = [
     "Engram",
@@ -167,6 +168,15 @@ class Forget:
     records_removed: Optional[int] = None
 
 
+def _iso(value: Optional[Union[str, datetime]]) -> Optional[str]:
+    """A date-time as the API takes it: an ISO-8601 string as given, a datetime in ISO-8601 (it needs a timezone)."""
+    if isinstance(value, datetime):
+        if value.tzinfo is None:
+            raise ValueError("a datetime for Engram needs a timezone, e.g. datetime.now(timezone.utc)")
+        return value.isoformat()
+    return value
+
+
 def _record(body: Mapping[str, Any]) -> Record:
     rest = {k: v for k, v in body.items() if k not in ("id", "type", "text", "ts")}
     return Record(body["id"], body["type"], body["text"], body["ts"], rest)
@@ -219,14 +229,21 @@ class Engram:
         return self._write("/v1/turns", records)
 
     def add_memory(self, text: str, *, memory_id: Optional[str] = None, type: str = "memory",
-                   source_refs: Optional[Sequence[str]] = None) -> WriteResult:
+                   source_refs: Optional[Sequence[str]] = None, user_id: Optional[str] = None,
+                   key: Optional[str] = None, supersedes: Optional[Sequence[str]] = None,
+                   valid_from: Optional[Union[str, datetime]] = None,
+                   valid_until: Optional[Union[str, datetime]] = None,
+                   expires_at: Optional[Union[str, datetime]] = None) -> WriteResult:
         """Writes one of the agent's own memories (``memory``, ``lesson`` or ``knowledge``). Without
-        ``memory_id`` the memory is named by its text, so writing it twice keeps one."""
-        record: Dict[str, Any] = {"text": text, "type": type}
-        if memory_id is not None:
-            record["memory_id"] = memory_id
-        if source_refs is not None:
-            record["source_refs"] = list(source_refs)
+        ``memory_id`` the memory is named by its text, so writing it twice keeps one. A newer memory with the
+        same ``key`` (and ``user_id``) supersedes the older one; ``supersedes`` names memories it replaces;
+        ``valid_from``/``valid_until`` bound when it holds and ``expires_at`` when it is deleted (ISO-8601
+        strings or timezone-aware datetimes)."""
+        record: Dict[str, Any] = _without_none({
+            "text": text, "type": type, "memory_id": memory_id, "user_id": user_id, "key": key,
+            "source_refs": list(source_refs) if source_refs is not None else None,
+            "supersedes": list(supersedes) if supersedes is not None else None,
+            "valid_from": _iso(valid_from), "valid_until": _iso(valid_until), "expires_at": _iso(expires_at)})
         return self._write("/v1/memories", [record])
 
     def add_document(self, agent_id: str, path: str, content: str, *, version: int,
@@ -245,21 +262,23 @@ class Engram:
     # -- reads --------------------------------------------------------------------------------------------------
 
     def context(self, query: str, *, budget_tokens: int = 2000, session_id: Optional[str] = None,
-                user_id: Optional[str] = None) -> Context:
+                user_id: Optional[str] = None, as_of: Optional[Union[str, datetime]] = None) -> Context:
         """The context to read before the next model call: rules, relevant memories and the recent turns of
-        ``session_id``, within ``budget_tokens``."""
+        ``session_id``, within ``budget_tokens``; the memories valid now, or at ``as_of``."""
         body = self._request("POST", "/v1/context", _without_none(
-            {"query": query, "budget_tokens": budget_tokens, "session_id": session_id, "user_id": user_id}))
+            {"query": query, "budget_tokens": budget_tokens, "session_id": session_id, "user_id": user_id,
+             "as_of": _iso(as_of)}))
         return Context(body["prompt"], [ContextItem(**i) for i in body["included"]],
                        [ExcludedItem(**e) for e in body["excluded"]], body["tokens_used"], body["budget_tokens"],
                        body["degraded"], list(body["degraded_reasons"]))
 
     def search(self, query: str, *, k: int = 10, types: Optional[Sequence[str]] = None,
-               session_id: Optional[str] = None, user_id: Optional[str] = None) -> List[SearchResult]:
-        """Hybrid (keyword and vector) search of the tenant's records, best first."""
+               session_id: Optional[str] = None, user_id: Optional[str] = None,
+               as_of: Optional[Union[str, datetime]] = None) -> List[SearchResult]:
+        """Hybrid (keyword and vector) search of the tenant's records valid now (or at ``as_of``), best first."""
         body = self._request("POST", "/v1/search", _without_none(
             {"query": query, "k": k, "types": list(types) if types is not None else None,
-             "session_id": session_id, "user_id": user_id}))
+             "session_id": session_id, "user_id": user_id, "as_of": _iso(as_of)}))
         return [SearchResult(r["id"], r["type"], r["score"], r["cosine"], r["text"]) for r in body["results"]]
 
     def list(self, *, type: Optional[str] = None, session_id: Optional[str] = None, user_id: Optional[str] = None,

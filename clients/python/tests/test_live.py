@@ -34,6 +34,24 @@ def test_a_memory_is_searchable_readable_and_listed(engram: Engram) -> None:
     assert memory_id in listed
 
 
+def test_a_newer_memory_of_a_key_supersedes_the_older_and_as_of_reads_the_past(engram: Engram) -> None:
+    user = "u-" + uuid.uuid4().hex[:8]
+    paris = engram.add_memory(unique("Ann lives in Paris."), user_id=user, key="user.city",
+                              valid_from="2020-01-01T00:00:00Z").accepted[0]
+    berlin = engram.add_memory(unique("Ann lives in Berlin."), user_id=user, key="user.city",
+                               valid_from="2024-01-01T00:00:00Z").accepted[0]
+    eventually("Paris is superseded by Berlin",
+               lambda: engram.get(paris).fields.get("superseded_by") == berlin)
+    assert engram.get(paris).fields["superseded_at"] == "2024-01-01T00:00:00Z"
+    assert engram.get(berlin).fields["chain"] == [paris, berlin]
+    found = [r.id for r in engram.search("where does Ann live?", k=50)]
+    assert berlin in found and paris not in found
+    then = [r.id for r in engram.search("where does Ann live?", k=50, as_of="2022-06-01T00:00:00Z")]
+    assert paris in then and berlin not in then
+    refused = engram.add_memory("x", key="not a key")
+    assert refused.accepted == [] and refused.rejected[0].code == "schema_violation"
+
+
 def test_turns_make_the_context_with_a_prompt_to_paste(engram: Engram) -> None:
     session = "s-" + uuid.uuid4().hex[:8]
     written = engram.add_turns(session, [

@@ -61,11 +61,19 @@ export class Engram {
     return this.write("/v1/turns", records);
   }
 
-  /** Writes one of the agent's own memories. Without `memoryId` it is named by its text: writing it twice keeps one. */
-  addMemory(text: string, options: { memoryId?: string; type?: MemoryType; sourceRefs?: string[] } = {}):
-      Promise<WriteResult> {
+  /**
+   * Writes one of the agent's own memories. Without `memoryId` it is named by its text: writing it twice keeps one.
+   * A newer memory with the same `key` (and `userId`) supersedes the older one; `supersedes` names memories it
+   * replaces; `validFrom`/`validUntil` bound when it holds and `expiresAt` when it is deleted (ISO-8601 or Date).
+   */
+  addMemory(text: string, options: {
+    memoryId?: string; type?: MemoryType; sourceRefs?: string[]; userId?: string; key?: string; supersedes?: string[];
+    validFrom?: string | Date; validUntil?: string | Date; expiresAt?: string | Date;
+  } = {}): Promise<WriteResult> {
     return this.write("/v1/memories", [withoutUndefined({
       text, type: options.type ?? "memory", memory_id: options.memoryId, source_refs: options.sourceRefs,
+      user_id: options.userId, key: options.key, supersedes: options.supersedes, valid_from: iso(options.validFrom),
+      valid_until: iso(options.validUntil), expires_at: iso(options.expiresAt),
     })]);
   }
 
@@ -86,19 +94,23 @@ export class Engram {
    * The context to read before the next model call: rules, relevant memories and the recent turns of
    * `sessionId`, within `budgetTokens` (default 2000).
    */
-  async context(query: string, options: { budgetTokens?: number; sessionId?: string; userId?: string } = {}):
+  async context(query: string,
+      options: { budgetTokens?: number; sessionId?: string; userId?: string; asOf?: string | Date } = {}):
       Promise<Context> {
     const body = await this.request("POST", "/v1/context", withoutUndefined({
       query, budget_tokens: options.budgetTokens ?? 2000, session_id: options.sessionId, user_id: options.userId,
+      as_of: iso(options.asOf),
     }));
     return camel(body) as Context;
   }
 
-  /** Hybrid (keyword and vector) search of the tenant's records, best first. */
-  async search(query: string, options: { k?: number; types?: RecordType[]; sessionId?: string; userId?: string } = {}):
-      Promise<SearchResult[]> {
+  /** Hybrid (keyword and vector) search of the tenant's records valid now (or at `asOf`), best first. */
+  async search(query: string, options: {
+    k?: number; types?: RecordType[]; sessionId?: string; userId?: string; asOf?: string | Date;
+  } = {}): Promise<SearchResult[]> {
     const body = await this.request("POST", "/v1/search", withoutUndefined({
       query, k: options.k ?? 10, types: options.types, session_id: options.sessionId, user_id: options.userId,
+      as_of: iso(options.asOf),
     }));
     return body.results.map(camel) as SearchResult[];
   }
@@ -246,6 +258,11 @@ export class Engram {
       clearTimeout(timer);
     }
   }
+}
+
+/** A date-time as the API takes it: an ISO-8601 string as given, a Date in UTC. */
+function iso(value: string | Date | undefined): string | undefined {
+  return value instanceof Date ? value.toISOString() : value;
 }
 
 function withoutUndefined<T extends Json>(values: T): T {

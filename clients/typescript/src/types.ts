@@ -91,6 +91,18 @@ export interface StoredRecord {
   /** A turn's number in its session. */
   position?: number;
   tokens?: number;
+  /** A memory's slot within its user: a newer memory of the same key supersedes it. */
+  key?: string;
+  /** Store ids of the memories this one replaces. */
+  supersedes?: string[];
+  /** Store id of the memory that replaced this one, and from when (ISO-8601). */
+  supersededBy?: string;
+  supersededAt?: string;
+  validFrom?: string;
+  validUntil?: string;
+  expiresAt?: string;
+  /** `get` only: the store ids of its supersession chain, oldest first. */
+  chain?: string[];
 }
 
 export interface Page {

@@ -30,6 +30,21 @@ test("a memory is searchable, readable and listed", async () => {
   assert.equal(await client.tenantId(), memoryId.slice(0, memoryId.indexOf("/")));
 });
 
+test("a newer memory of a key supersedes the older, and asOf reads the past", async () => {
+  const user = id("u");
+  const paris = (await client.addMemory(unique("Ann lives in Paris."),
+    { userId: user, key: "user.city", validFrom: "2020-01-01T00:00:00Z" })).accepted[0];
+  const berlin = (await client.addMemory(unique("Ann lives in Berlin."),
+    { userId: user, key: "user.city", validFrom: new Date("2024-01-01T00:00:00Z") })).accepted[0];
+  await eventually("Paris is superseded by Berlin", async () => (await client.get(paris)).supersededBy === berlin);
+  assert.equal((await client.get(paris)).supersededAt, "2024-01-01T00:00:00Z");
+  assert.deepEqual((await client.get(berlin)).chain, [paris, berlin]);
+  const now = (await client.search("where does Ann live?", { k: 50 })).map((r) => r.id);
+  assert.ok(now.includes(berlin) && !now.includes(paris));
+  const then = (await client.search("where does Ann live?", { k: 50, asOf: "2022-06-01T00:00:00Z" })).map((r) => r.id);
+  assert.ok(then.includes(paris) && !then.includes(berlin));
+});
+
 test("turns make the context, with a prompt to paste, in the order said", async () => {
   const session = id("s");
   const said = ["I'm planning a trip to Kyoto in April with my sister.",

@@ -34,6 +34,10 @@ final class RecallCommand implements Callable<Integer> {
     @Option(names = "--budget", paramLabel = "N", description = "Token budget (default: ${DEFAULT-VALUE}).")
     int budget = 2000;
 
+    @Option(names = "--as-of", paramLabel = "TIME", description = "The memories valid at this ISO-8601 time"
+            + " (default: now), e.g. 2026-03-01T00:00:00Z.")
+    java.time.OffsetDateTime asOf;
+
     @Option(names = "--json", description = "Print the context as JSON.")
     boolean json;
 
@@ -49,7 +53,8 @@ final class RecallCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Retrieval retrieval = memoryIndex.open()) {
             AssembledContext c = retrieval.context().assemble(
-                    new ContextService.Request(tenant, session, user, query, budget), Clock.systemUTC().instant());
+                    new ContextService.Request(tenant, session, user, query, budget, asOf == null ? null : asOf.toInstant()),
+                    Clock.systemUTC().instant());
             if (json) {
                 out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter()
                         .writeValueAsString(ResponsesJson.context(tenant, c)));

@@ -36,7 +36,10 @@ final class CrashRuns {
     private CrashRuns() {
     }
 
-    /** Two tenants: a 60-turn session each and gateway memories in six cycles, in event-time order. */
+    /**
+     * Two tenants: a 60-turn session each and gateway memories in six cycles, in event-time order, each the newest
+     * of its topic's key (three chains of ten per tenant).
+     */
     static List<Payload> input() {
         List<Payload> records = new ArrayList<>();
         String[] topics = {"the quarterly budget review", "migrating the billing service", "hiring a data engineer",
@@ -48,9 +51,12 @@ final class CrashRuns {
                                 + " (" + tenant + " " + i + ")?", T0.plusSeconds(60L * i)));
                 if (i % 2 == 0) {
                     int cycle = i / 10;
-                    records.add(Payload.memory(tenant, "m" + i, i % 4 == 0 ? "memory" : "lesson", "Note " + i + " of "
-                            + tenant + ": " + topics[i % topics.length] + " is on track.", List.of(), 0, "c" + cycle,
-                            T0.plusSeconds(60L * i + 30)));
+                    Payload memory = Payload.memory(tenant, "m" + i, i % 4 == 0 ? "memory" : "lesson", "Note " + i
+                            + " of " + tenant + ": " + topics[i % topics.length] + " is on track.", List.of(), 0,
+                            "c" + cycle, T0.plusSeconds(60L * i + 30));
+                    // each topic's newer note supersedes the one before (supersession is in the writer's state)
+                    memory.json().put("user_id", "u1").put("key", "status." + (i % topics.length));
+                    records.add(memory);
                 }
             }
         }

@@ -82,6 +82,15 @@ class MemoryServiceRestartTest {
         ObjectNode body = JSON.createObjectNode();
         body.set("records", records);
         assertThat(call(apiUrl, "POST", "/v1/turns", body.toString()).get("accepted")).hasSize(to - from);
+        ArrayNode memories = JSON.createArrayNode(); // each room's newer note supersedes the one before
+        for (int i = from; i < to; i++) {
+            memories.addObject().put("memory_id", "n" + i).put("user_id", "ann").put("key", "renovation." + i % 3)
+                    .put("text", "Note " + i + ": the " + (i % 3 == 0 ? "garden" : i % 3 == 1 ? "kitchen" : "attic")
+                            + " budget is revised.").put("ts", T0.plusSeconds(60L * i + 30).plus(later).toString());
+        }
+        ObjectNode notes = JSON.createObjectNode();
+        notes.set("records", memories);
+        assertThat(call(apiUrl, "POST", "/v1/memories", notes.toString()).get("accepted")).hasSize(to - from);
     }
 
     private int turnsStored(LiveProduct product) throws Exception {
@@ -175,6 +184,8 @@ class MemoryServiceRestartTest {
             expected = finish(plain, plainDir.resolve("checkpoints"));
         }
         assertThat(expected.get("acme")).as("summaries were written").anyMatch(l -> l.contains("|summary|"));
+        assertThat(expected.get("acme")).as("the garden's first note superseded by its second")
+                .anyMatch(l -> l.startsWith("acme/n0|") && l.endsWith("|renovation.0|[]|acme/n3@" + T0.plusSeconds(210)));
         assertThat(expected.get("cycle_metrics")).as("cycles closed").isNotEmpty();
         assertThat(expected.get("canary_queries")).as("canaries minted").isNotEmpty();
         EndToEndInput.assertSame(crashed, expected); // canary scores included

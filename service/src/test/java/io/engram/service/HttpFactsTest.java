@@ -84,6 +84,23 @@ class HttpFactsTest {
         assertThat(bad.body().at("/error/message").asText()).startsWith("as_of must be an ISO-8601 date-time");
     }
 
+    @Test
+    void theMcpToolsTakeAMemorysFactsAndAsOf() throws Exception {
+        Answer remembered = api.call("POST", "/mcp", ACME, mcp("remember", "{\"text\": \"Ann lives in Berlin.\","
+                + " \"user_id\": \"ann\", \"key\": \"user.city\", \"supersedes\": [\"m-1\"]}"));
+        assertThat(remembered.body().at("/result/isError").asBoolean()).isFalse();
+        assertThat(api.backends.published.get(0).json().get("key").asText()).isEqualTo("user.city");
+        api.backends.reads.put(city("m-1", "Ann lives in Paris.", "01-10", "m-2", "03-01"));
+        Answer then = api.call("POST", "/mcp", ACME, mcp("search", "{\"query\": \"Ann lives\","
+                + " \"as_of\": \"2025-02-01T00:00:00Z\"}"));
+        assertThat(then.body().at("/result/content/0/text").asText()).contains("[acme/m-1]");
+    }
+
+    private static String mcp(String tool, String arguments) {
+        return "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"tools/call\", \"params\": {\"name\": \"" + tool
+                + "\", \"arguments\": " + arguments + "}}";
+    }
+
     private static List<String> texts(JsonNode array) {
         List<String> values = new ArrayList<>();
         array.forEach(v -> values.add(v.asText()));

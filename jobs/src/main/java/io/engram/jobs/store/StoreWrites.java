@@ -23,6 +23,7 @@ final class StoreWrites {
     private final MemoryWriter store;
     private final Counter indexed;
     private final Counter deleted;
+    private final Counter superseded;
     private final Histogram bulkMillis;
     private final List<MemoryRecord> upserts = new ArrayList<>();
     private final List<String> deletes = new ArrayList<>();
@@ -31,10 +32,11 @@ final class StoreWrites {
     private String run;
     private String tenantOfRun;
 
-    StoreWrites(MemoryWriter store, Counter indexed, Counter deleted, Histogram bulkMillis) {
+    StoreWrites(MemoryWriter store, Counter indexed, Counter deleted, Counter superseded, Histogram bulkMillis) {
         this.store = store;
         this.indexed = indexed;
         this.deleted = deleted;
+        this.superseded = superseded;
         this.bulkMillis = bulkMillis;
     }
 
@@ -73,7 +75,7 @@ final class StoreWrites {
             deletes.clear();
         } else if (!marks.isEmpty()) {
             store.supersede(tenantOfRun, marks);
-            written(indexed, marks.size(), start);
+            written(superseded, marks.size(), start);
             marks.clear();
         }
         run = null;

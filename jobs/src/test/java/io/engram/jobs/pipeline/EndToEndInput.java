@@ -2,13 +2,16 @@ package io.engram.jobs.pipeline;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import io.engram.client.EngramProducer;
 import io.engram.client.MalformedCorpus;
 import io.engram.client.Payload;
 import io.engram.client.Topics;
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.stack.EmbeddedKafka;
 import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -44,7 +47,9 @@ public final class EndToEndInput {
     public static final String INITECH = "e2e-initech";
     /** Two users' short sessions (no compaction, no cycles), one user forgotten after both have spoken. */
     public static final String HOOLI = "e2e-hooli";
-    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI);
+    /** Memories that supersede one another and expire (docs/algorithms.md, "Supersession, validity and expiry"). */
+    public static final String UMBRELLA = "e2e-umbrella";
+    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI, UMBRELLA);
     /** When hooli's user "gone" asks to be forgotten. */
     public static final Instant FORGOTTEN_AT = T0.plusSeconds(900);
     /** The real agent documents of data/agents-md, which the build passes in (pom.xml's surefire settings). */
@@ -120,6 +125,7 @@ public final class EndToEndInput {
                         turnText(HOOLI, seq), T0.plusSeconds(60L * seq + 8)));
             }
             valid.add(Payload.forget(HOOLI, "forget-gone", "user", "gone", FORGOTTEN_AT));
+            valid.addAll(facts());
 
             Map<String, MalformedCorpus.Bad> pendingBad = new HashMap<>();
             List<java.util.concurrent.Future<RecordMetadata>> badSends = new ArrayList<>();
@@ -162,6 +168,42 @@ public final class EndToEndInput {
         }
     }
 
+    /**
+     * Umbrella's memories: Ann's city four times (the Lisbon one arriving after the newer Rome one), Bob's city under
+     * the same key, an explicit supersede of what the key already superseded, a cycle of two, a memory that expires,
+     * and a forgotten memory superseded after its forget.
+     */
+    private static List<Payload> facts() {
+        List<Payload> facts = new ArrayList<>();
+        String[][] cities = {{"u1", "Paris", "10"}, {"u2", "Berlin", "300"}, {"u4", "Rome", "900"}, {"u3", "Lisbon", "600"}};
+        for (String[] c : cities) {
+            facts.add(fact(c[0], "Ann lives in " + c[1], Long.parseLong(c[2]), "ann", "user.city"));
+        }
+        facts.add(fact("b1", "Bob lives in Oslo", 320, "bob", "user.city"));
+        facts.add(fact("u5", "Ann moved away from Paris", 400, null, null, "u1"));
+        facts.add(fact("c1", "The team meets on Mondays", 500, null, null, "c2"));
+        facts.add(fact("c2", "The team meets on Tuesdays", 510, null, null, "c1"));
+        Payload expiring = fact("e1", "Ann's trial licence is active", 520, null, null);
+        expiring.json().put("expires_at", T0.plusSeconds(1000).toString());
+        facts.add(expiring);
+        facts.add(fact("f1", "Ann's old phone number is 555-0100", 530, null, null));
+        facts.add(Payload.forget(UMBRELLA, "forget-f1", "memory", RecordIds.memory(UMBRELLA, "f1"), T0.plusSeconds(540)));
+        facts.add(fact("f2", "Ann's phone number is 555-0199", 550, null, null, "f1"));
+        return facts;
+    }
+
+    private static Payload fact(String id, String text, long second, String user, String key, String... supersedes) {
+        Payload p = Payload.memory(UMBRELLA, id, "memory", text, List.of(), 0, null, T0.plusSeconds(second));
+        if (user != null) {
+            p.json().put("user_id", user).put("key", key);
+        }
+        if (supersedes.length > 0) {
+            ArrayNode ids = p.json().putArray("supersedes");
+            List.of(supersedes).forEach(ids::add);
+        }
+        return p;
+    }
+
     private void live(String tenant, String agent, String path, String content, long version) {
         liveDocuments.computeIfAbsent(tenant, t -> new HashMap<>()).put(agent + "/" + path, content);
         liveVersions.put(tenant + "/" + agent + "/" + path, version);
@@ -187,10 +229,16 @@ public final class EndToEndInput {
             out.put(tenant, store.find(tenant, Map.of(), Set.of(), 10_000, null, true).stream()
                     .map(r -> String.join("|", r.id(), r.type().label(), String.valueOf(r.tier()),
                             String.valueOf(r.generation()), String.valueOf(r.docVersion()),
-                            String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()))
+                            String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()) + facts(r))
                     .sorted().toList());
         }
         return out;
+    }
+
+    /** A memory's facts for its snapshot line: key, what supersedes it and from when; nothing for a record without. */
+    private static String facts(MemoryRecord r) {
+        return r.key() == null && r.supersededBy() == null && r.supersedes().isEmpty() ? ""
+                : "|" + r.key() + "|" + r.supersedes() + "|" + r.supersededBy() + "@" + r.supersededAt();
     }
 
     /** The end-to-end tenants' rows of the three tables, one line each. */

@@ -184,6 +184,29 @@ abstract class EndToEndRuns {
         assertThat(plain.get(ACME)).noneMatch(l -> l.contains("RULES.md") || l.contains("DEEP") || l.contains("BINARY"));
     }
 
+    /** Umbrella's chains in order, the late Lisbon one stored superseded, the cycle's second edge refused, the
+     * expired and the forgotten memory gone (EndToEndInput#facts). */
+    @Test
+    void memoriesSupersedeInOrderAndExpiredOrForgottenOnesAreGone() {
+        String u = EndToEndInput.UMBRELLA + "/";
+        assertThat(plain.get(EndToEndInput.UMBRELLA)).containsExactly(
+                fact("b1", "Bob lives in Oslo", "user.city", "", null, 0),
+                fact("c1", "The team meets on Mondays", null, u + "c2", null, 0),
+                fact("c2", "The team meets on Tuesdays", null, u + "c1", "c1", 500),
+                fact("f2", "Ann's phone number is 555-0199", null, u + "f1", null, 0),
+                fact("u1", "Ann lives in Paris", "user.city", "", "u2", 300),
+                fact("u2", "Ann lives in Berlin", "user.city", "", "u3", 600),
+                fact("u3", "Ann lives in Lisbon", "user.city", "", "u4", 900),
+                fact("u4", "Ann lives in Rome", "user.city", "", null, 0),
+                fact("u5", "Ann moved away from Paris", null, u + "u1", null, 0));
+    }
+
+    private static String fact(String id, String text, String key, String supersedes, String by, long second) {
+        String u = EndToEndInput.UMBRELLA + "/";
+        return u + id + "|memory|null|0|null|[]|" + text + "|" + key + "|[" + supersedes + "]|"
+                + (by == null ? "null@null" : u + by + "@" + T0.plusSeconds(second));
+    }
+
     @Test
     void summariesNameTheTurnsTheyCover() {
         for (String tenant : List.of(ACME, GLOBEX)) {
@@ -264,7 +287,12 @@ abstract class EndToEndRuns {
         assertThat(metrics.byLabel("engram_reason_rejects", "reason")).isEqualTo(badPerReason);
 
         long indexed = metrics.sum("engram_op_opensearch_documents", "op", "index");
-        assertThat(indexed).isPositive().isEqualTo(indexedByOpenSearch);
+        long superseded = metrics.sum("engram_op_opensearch_documents", "op", "supersede");
+        // umbrella's marks: Paris by Berlin, Berlin by Rome then by Lisbon; and the forgotten phone number by the new
+        // one when that arrives before the forget (another topic), a mark OpenSearch applies before the forget
+        assertThat(superseded).isIn(3L, 4L);
+        assertThat(indexed + superseded).as("a mark is an update, which OpenSearch counts as an index")
+                .isPositive().isEqualTo(indexedByOpenSearch);
         long summaries = metrics.sum("engram_summaries_written");
         assertThat(summaries).isGreaterThanOrEqualTo(plain.values().stream().flatMap(List::stream)
                 .filter(l -> l.split("\\|", -1)[1].equals("summary")).count()).isPositive();
@@ -275,7 +303,8 @@ abstract class EndToEndRuns {
         assertThat(metrics.sum("engram_embed_texts") + summaries).isEqualTo(indexed + dropped);
         assertThat(metrics.sum("engram_embed_cache_hits") + metrics.sum("engram_embed_cache_misses"))
                 .isEqualTo(metrics.sum("engram_embed_texts"));
-        assertThat(metrics.sum("engram_forgets_applied")).isEqualTo(1);
+        assertThat(metrics.sum("engram_forgets_applied")).as("hooli's user, umbrella's phone number and its expiry")
+                .isEqualTo(3);
 
         List<String> cycles = rowsPlain.get("cycle_metrics");
         assertThat(metrics.sum("engram_cycles_closed")).isEqualTo(cycles.size()).isPositive();
@@ -311,9 +340,11 @@ abstract class EndToEndRuns {
                 assertThat(line.get("tenant_id")).as(at).isIn(EndToEndInput.TENANTS);
             }
         });
-        assertThat(recordLines).filteredOn(l -> l.containsKey("forget_id")).singleElement()
-                .satisfies(l -> assertThat(l).containsEntry("tenant_id", EndToEndInput.HOOLI)
-                        .containsEntry("forget_id", "forget-gone"));
+        assertThat(recordLines).filteredOn(l -> l.containsKey("forget_id"))
+                .extracting(l -> l.get("tenant_id") + " " + l.get("forget_id")).containsExactlyInAnyOrder(
+                        EndToEndInput.HOOLI + " forget-gone", EndToEndInput.UMBRELLA + " forget-f1",
+                        EndToEndInput.UMBRELLA + " expiry/" + RecordIds.memory(EndToEndInput.UMBRELLA, "e1") + "@"
+                                + T0.plusSeconds(1000));
     }
 
     @Test
