@@ -102,6 +102,18 @@ class StoreWriterFactsTest {
     }
 
     @Test
+    void theFirstOfAChainOfExplicitSupersedesIsMarkedThoughItArrivedWithoutKeyOrEdge() throws Exception {
+        try (var h = harness(FactPolicy.DEFAULT)) {
+            h.open();
+            write(h, memory("v0", "09:00").build());
+            write(h, memory("v1", "09:10").supersedes(List.of(RecordIds.memory(T, "v0"))).build());
+            write(h, memory("v2", "09:20").supersedes(List.of(RecordIds.memory(T, "v1"))).build());
+        }
+        assertThat(supersededBy()).containsExactly(Map.entry("v0", "v1@" + Instant.ofEpochMilli(time("09:10"))),
+                Map.entry("v1", "v2@" + Instant.ofEpochMilli(time("09:20"))), Map.entry("v2", "-"));
+    }
+
+    @Test
     void withSupersessionOffEveryMemoryStaysCurrent() throws Exception {
         try (var h = harness(new FactPolicy(false, Map.of()))) {
             h.open();
