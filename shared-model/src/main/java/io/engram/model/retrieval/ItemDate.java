@@ -3,13 +3,16 @@ package io.engram.model.retrieval;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 
 /**
  * When a context item was said, or when it holds, as the prompt shows it on a line above the items of that date
- * (docs/api.md, {@code POST /v1/context}): the day it was said, {@code [2026-03-02]}, or, where it has one, the window
- * in which it holds, {@code [valid 2026-01-01 to 2026-06-30]}, {@code [valid from 2026-01-01]}, {@code [valid until
- * 2026-06-30]}. Days are UTC days: a model orders facts by them, and a time of day would make every item a date line
- * of its own.
+ * (docs/api.md, {@code POST /v1/context}): the day it was said, {@code 2 Mar 2026:}, or, where it has one, the window
+ * in which it holds, {@code valid 1 Jan 2026 to 30 Jun 2026:}, {@code valid from 1 Jan 2026:}, {@code valid until
+ * 30 Jun 2026:}. Days are UTC days: a model orders facts by them, and a time of day would make every item a date line
+ * of its own. The month by its English name: half the tokens of an ISO date ({@code [2026-03-02]} is 8 tokens to
+ * bge-small's tokenizer, {@code 2 Mar 2026:} 5), and no reading of 03/02 as either day or month.
  *
  * @param said       when it was said (its {@code ts})
  * @param validFrom  when it starts to hold, or null
@@ -33,9 +36,11 @@ public record ItemDate(Instant said, Instant validFrom, Instant validUntil) {
         return new ItemDate(ts, null, null);
     }
 
-    /** The line above the items of this date, its line break included: {@code [2026-03-02]\n}. */
+    private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("d MMM yyyy", Locale.ENGLISH);
+
+    /** The line above the items of this date, its line break included: {@code 2 Mar 2026:\n}. */
     public String line() {
-        return "[" + label() + "]\n";
+        return label() + ":\n";
     }
 
     /** Where the items of this date go among the others: from when it holds, else when it was said. */
@@ -54,6 +59,6 @@ public record ItemDate(Instant said, Instant validFrom, Instant validUntil) {
     }
 
     private static String day(Instant t) {
-        return LocalDate.ofInstant(t, ZoneOffset.UTC).toString();
+        return DAY.format(LocalDate.ofInstant(t, ZoneOffset.UTC));
     }
 }

@@ -64,18 +64,18 @@ class AssembledContextTest {
 
                 ## What you remember
                 - Undated. [m6]
-                [valid 2026-01-01 to 2026-06-30]
+                valid 1 Jan 2026 to 30 Jun 2026:
                 - Ann works at Acme. [m2]
-                [2026-03-02]
+                2 Mar 2026:
                 - Ann sold her flat. [m5]
                 - Ann moved to Berlin. [m1]
-                [valid from 2026-03-02]
+                valid from 2 Mar 2026:
                 - Ann is vegan. [m3]
-                [valid until 2026-06-30]
+                valid until 30 Jun 2026:
                 - Ann is in Lisbon. [m4]
 
                 ## The conversation so far
-                [2026-03-02]
+                2 Mar 2026:
                 - Book it. [t1]
                 """);
     }

@@ -131,33 +131,33 @@ class ContextAssemblerTest {
 
     @Test
     void aDatedItemCostsItsDateLineWhenItIsTheFirstOfItsDateInItsSection() {
-        // "[2026-03-02]\n" is 13 characters: 4 tokens by the estimate
+        // "2 Mar 2026:\n" is 12 characters: 3 tokens by the estimate
         ItemDate day = ItemDate.at(Instant.parse("2026-03-02T10:00:00Z"));
         ItemDate earlierThatDay = ItemDate.at(Instant.parse("2026-03-02T08:00:00Z"));
         ItemDate nextDay = ItemDate.at(Instant.parse("2026-03-03T08:00:00Z"));
-        AssembledContext c = assembler.assemble(30, List.of(item("h", RecordType.INVARIANT, 3, 0)),
+        AssembledContext c = assembler.assemble(28, List.of(item("h", RecordType.INVARIANT, 3, 0)),
                 List.of(new ContextItem("t", RecordType.TURN, "t", 10, 0, day)), List.of(),
                 List.of(new ContextItem("m1", RecordType.MEMORY, "m1", 8, 0.9, day),
                         new ContextItem("m2", RecordType.MEMORY, "m2", 1, 0.5, earlierThatDay),
                         new ContextItem("m3", RecordType.MEMORY, "m3", 1, 0.4, nextDay)));
-        // 3 + 14 = 17 for the rule and the tail; m1 takes 12 of the 13 left, m2 the last one (its date line is
+        // 3 + 13 = 16 for the rule and the tail; m1 takes 11 of the 12 left, m2 the last one (its date line is
         // there), m3 would need a line of its own
         assertThat(ids(c, Section.MEMORIES)).containsExactly("m1", "m2");
-        assertThat(c.included()).extracting(AssembledContext.Included::tokens).containsExactly(3, 12, 1, 14);
-        assertThat(c.tokensUsed()).isEqualTo(30);
-        assertThat(c.excluded()).singleElement().satisfies(e -> assertThat(e.reason()).endsWith("needs 5 tokens, 0 left"));
+        assertThat(c.included()).extracting(AssembledContext.Included::tokens).containsExactly(3, 11, 1, 13);
+        assertThat(c.tokensUsed()).isEqualTo(28);
+        assertThat(c.excluded()).singleElement().satisfies(e -> assertThat(e.reason()).endsWith("needs 4 tokens, 0 left"));
         // the tail has its own date line: each section reads on its own
         assertThat(c.promptText()).isEqualTo("""
                 ## Rules you must follow
                 - h [h]
 
                 ## What you remember
-                [2026-03-02]
+                2 Mar 2026:
                 - m2 [m2]
                 - m1 [m1]
 
                 ## The conversation so far
-                [2026-03-02]
+                2 Mar 2026:
                 - t [t]
                 """);
     }

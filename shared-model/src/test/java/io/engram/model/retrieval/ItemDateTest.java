@@ -13,7 +13,7 @@ class ItemDateTest {
     @Test
     void aRecordIsDatedByTheDayItWasSaidInUtc() {
         MemoryRecord late = MemoryRecord.of("m", "t", RecordType.MEMORY, "x", Instant.parse("2026-03-02T23:30:00Z")).build();
-        assertThat(ItemDate.of(late).line()).isEqualTo("[2026-03-02]\n");
+        assertThat(ItemDate.of(late).line()).isEqualTo("2 Mar 2026:\n");
         assertThat(ContextItem.of(late, 0.5).date()).isEqualTo(ItemDate.at(late.ts()));
     }
 
@@ -21,7 +21,7 @@ class ItemDateTest {
     void aRecordWithAValidityWindowIsDatedByIt() {
         MemoryRecord contract = MemoryRecord.of("m", "t", RecordType.MEMORY, "Ann works at Acme.", MARCH_2)
                 .validity(Instant.parse("2026-01-01T00:00:00Z"), Instant.parse("2026-06-30T00:00:00Z")).build();
-        assertThat(ContextItem.of(contract, 0.5).date().line()).isEqualTo("[valid 2026-01-01 to 2026-06-30]\n");
+        assertThat(ContextItem.of(contract, 0.5).date().line()).isEqualTo("valid 1 Jan 2026 to 30 Jun 2026:\n");
     }
 
     @Test
@@ -33,9 +33,9 @@ class ItemDateTest {
     @Test
     void aWindowReplacesTheDayItWasSaid() {
         Instant january1 = Instant.parse("2026-01-01T00:00:00Z");
-        assertThat(new ItemDate(MARCH_2, january1, MARCH_2).line()).isEqualTo("[valid 2026-01-01 to 2026-03-02]\n");
-        assertThat(new ItemDate(MARCH_2, january1, null).line()).isEqualTo("[valid from 2026-01-01]\n");
-        assertThat(new ItemDate(MARCH_2, null, january1).line()).isEqualTo("[valid until 2026-01-01]\n");
+        assertThat(new ItemDate(MARCH_2, january1, MARCH_2).line()).isEqualTo("valid 1 Jan 2026 to 2 Mar 2026:\n");
+        assertThat(new ItemDate(MARCH_2, january1, null).line()).isEqualTo("valid from 1 Jan 2026:\n");
+        assertThat(new ItemDate(MARCH_2, null, january1).line()).isEqualTo("valid until 1 Jan 2026:\n");
         assertThat(new ItemDate(MARCH_2, january1, null).start()).isEqualTo(january1);
         assertThat(new ItemDate(MARCH_2, null, january1).start()).isEqualTo(MARCH_2);
     }
