@@ -40,6 +40,7 @@ def test_a_newer_memory_of_a_key_supersedes_the_older_and_as_of_reads_the_past(e
                               valid_from="2020-01-01T00:00:00Z").accepted[0]
     berlin = engram.add_memory(unique("Ann lives in Berlin."), user_id=user, key="user.city",
                                valid_from="2024-01-01T00:00:00Z").accepted[0]
+    engram.wait_until_searchable([paris, berlin])
     eventually("Paris is superseded by Berlin",
                lambda: engram.get(paris).fields.get("superseded_by") == berlin)
     assert engram.get(paris).fields["superseded_at"] == "2024-01-01T00:00:00Z"

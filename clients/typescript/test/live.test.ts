@@ -36,6 +36,7 @@ test("a newer memory of a key supersedes the older, and asOf reads the past", as
     { userId: user, key: "user.city", validFrom: "2020-01-01T00:00:00Z" })).accepted[0];
   const berlin = (await client.addMemory(unique("Ann lives in Berlin."),
     { userId: user, key: "user.city", validFrom: new Date("2024-01-01T00:00:00Z") })).accepted[0];
+  await client.waitUntilSearchable([paris, berlin]);
   await eventually("Paris is superseded by Berlin", async () => (await client.get(paris)).supersededBy === berlin);
   assert.equal((await client.get(paris)).supersededAt, "2024-01-01T00:00:00Z");
   assert.deepEqual((await client.get(berlin)).chain, [paris, berlin]);

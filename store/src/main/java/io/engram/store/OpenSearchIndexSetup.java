@@ -16,6 +16,8 @@ import org.opensearch.client.opensearch._types.OpenSearchException;
 final class OpenSearchIndexSetup {
 
     private static final String META_MODEL = "embedding_model";
+    private static final List<String> FACT_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
+            "valid_from", "valid_until", "expires_at");
 
     private final OpenSearchHttp http;
     private final String index;
@@ -77,17 +79,18 @@ final class OpenSearchIndexSetup {
     }
 
     /**
-     * An index created before a field of the template existed (a memory's facts) lacks it, and its strict mapping
-     * would refuse a record carrying it: adds the template's missing fields (no record holds them yet, so none
-     * needs re-indexing).
+     * An index created before a memory's facts existed lacks their fields, and its strict mapping would refuse a
+     * record carrying them: adds them as the template maps them (no record holds them yet, so none needs
+     * re-indexing).
      */
     private void addMissingFields(JsonNode mappings) {
         ObjectNode missing = VectorJson.MAPPER.createObjectNode();
-        MemoryIndexTemplate.body(1).at("/template/mappings/properties").properties().forEach(field -> {
-            if (!mappings.path("properties").has(field.getKey())) {
-                missing.set(field.getKey(), field.getValue());
+        JsonNode template = MemoryIndexTemplate.body(1).at("/template/mappings/properties");
+        for (String field : FACT_FIELDS) {
+            if (!mappings.path("properties").has(field)) {
+                missing.set(field, template.get(field));
             }
-        });
+        }
         if (!missing.isEmpty()) {
             ObjectNode body = VectorJson.MAPPER.createObjectNode();
             body.set("properties", missing);

@@ -83,7 +83,8 @@ final class TenantQueries {
 
     /**
      * Keeps the records valid at {@link #validity}'s instant ({@link Validity#holds}, as a query): none superseded
-     * by then, none whose window starts after or ends by then, and asked about the past, none written after it.
+     * or expired by then, none whose window starts after or ends by then, and asked about the past, none written
+     * after it.
      */
     private void validOnly(ObjectNode bool) {
         if (validity == null) {
@@ -94,6 +95,7 @@ final class TenantQueries {
         not.addObject().putObject("range").putObject("superseded_at").put("lte", at);
         not.addObject().putObject("range").putObject("valid_from").put("gt", at);
         not.addObject().putObject("range").putObject("valid_until").put("lte", at);
+        not.addObject().putObject("range").putObject("expires_at").put("lte", at);
         if (validity.asOf()) {
             ObjectNode later = not.addObject().putObject("bool");
             later.putArray("must_not").addObject().putObject("exists").put("field", "valid_from");

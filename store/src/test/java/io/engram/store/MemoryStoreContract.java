@@ -304,7 +304,8 @@ abstract class MemoryStoreContract {
         MemoryRecord paris = fact(t, "m1", "Ann lives in Paris", "01-10", new float[] {1, 0, 0});
         MemoryRecord berlin = fact(t, "m2", "Ann lives in Berlin", "03-01", new float[] {1, 0.1f, 0});
         MemoryRecord trip = fact(t, "m3", "Ann lives in Rome for a week", "04-01", new float[] {1, 0.2f, 0}).toBuilder()
-                .key(null).validity(Instant.parse("2026-05-01T00:00:00Z"), Instant.parse("2026-05-08T00:00:00Z")).build();
+                .key(null).validity(Instant.parse("2026-05-01T00:00:00Z"), Instant.parse("2026-05-08T00:00:00Z"))
+                .expiresAt(Instant.parse("2026-05-05T00:00:00Z")).build();
         store.upsert(List.of(paris, berlin, trip));
         store.supersede(t, List.of(new MemoryWriter.Superseded(paris.id(), berlin.id(), berlin.ts()),
                 new MemoryWriter.Superseded(RecordIds.memory(t, "forgotten"), berlin.id(), berlin.ts())));
@@ -315,6 +316,8 @@ abstract class MemoryStoreContract {
 
         assertThat(validIds(t, Validity.now(Instant.parse("2026-04-01T00:00:00Z")))).containsExactly(berlin.id());
         assertThat(validIds(t, Validity.now(Instant.parse("2026-05-02T00:00:00Z")))).containsExactly(berlin.id(), trip.id());
+        assertThat(validIds(t, Validity.now(Instant.parse("2026-05-06T00:00:00Z")))).as("expired, not yet deleted")
+                .containsExactly(berlin.id());
         assertThat(validIds(t, Validity.at(Instant.parse("2026-02-01T00:00:00Z"), Records.T0)))
                 .as("as of February: Paris, and nothing written later").containsExactly(paris.id());
         assertThat(validIds(t, null)).hasSize(3);

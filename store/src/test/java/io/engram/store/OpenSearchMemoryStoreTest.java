@@ -95,7 +95,9 @@ class OpenSearchMemoryStoreTest {
             assertThat(old.embeddingModel()).isEqualTo(MemoryIndexTemplate.UNRECORDED_MODEL);
         }
 
-        assertThat(send("GET", legacy + "/_mapping", null)).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}");
+        assertThat(send("GET", legacy + "/_mapping", null)).contains("\"en\":{\"type\":\"text\",\"analyzer\":\"english\"}")
+                .as("a memory's facts added").contains("\"superseded_at\":{\"type\":\"date\",\"format\":\"epoch_millis\"}")
+                .contains("\"key\":{\"type\":\"keyword\"}");
         // the store started the reindex in the background: the tasks API blocks until it is done
         send("GET", openSearch.httpUrl() + "/_tasks?actions=*byquery&wait_for_completion=true&timeout=60s", null);
         send("POST", legacy + "/_refresh", null);

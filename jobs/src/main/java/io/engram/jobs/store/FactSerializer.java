@@ -16,9 +16,9 @@ final class FactSerializer extends LayoutSerializer<Fact> {
 
     @Override
     public void serialize(Fact f, DataOutputView out) throws IOException {
-        Layout.writeString(f.id(), out);
-        Layout.writeString(f.userId(), out);
-        Layout.writeString(f.key(), out);
+        for (String name : new String[] {f.id(), f.userId(), f.key()}) { // the user and the key may be absent
+            Layout.writeString(name, out);
+        }
         out.writeLong(f.ts());
         out.writeLong(f.start());
         writeLink(f.explicitBy(), out);

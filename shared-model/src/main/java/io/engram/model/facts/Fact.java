@@ -45,9 +45,12 @@ public record Fact(String id, String userId, String key, long ts, long start, Li
         return new Fact(id, userId, key, ts, start, explicitBy, link, present, forgotten);
     }
 
-    /** A memory stored again ({@code stored}), keeping what this fact knew supersedes it explicitly. */
+    /**
+     * A memory stored again ({@code stored}), keeping what this fact knew supersedes it explicitly. A write a forget
+     * covers never gets here (the writer drops it), so this one is written after the forget: stored, not forgotten.
+     */
     public Fact storedAgainAs(Fact stored) {
-        return new Fact(id, stored.userId, stored.key, stored.ts, stored.start, explicitBy, null, true, forgotten);
+        return new Fact(id, stored.userId, stored.key, stored.ts, stored.start, explicitBy, null, true, false);
     }
 
     public Fact asForgotten() {

@@ -5,9 +5,11 @@ import java.time.Instant;
 
 /**
  * Whether a record holds at an instant (docs/contracts.md, "Supersession, validity and expiry"): not superseded
- * by then ({@code superseded_at} absent or after it), started ({@code valid_from} absent or not after it) and not
- * ended ({@code valid_until} absent or after it). Asked about a past instant ({@code as_of}, {@code asOf} true), a
- * record also has to exist by then: a record without {@code valid_from} starts at its {@code ts}.
+ * by then ({@code superseded_at} absent or after it), started ({@code valid_from} absent or not after it), not
+ * ended ({@code valid_until} absent or after it) and not expired ({@code expires_at} absent or after it: an expired
+ * record leaves reads at once, before the pipeline deletes it by event time). Asked about a past instant
+ * ({@code as_of}, {@code asOf} true), a record also has to exist by then: one without {@code valid_from} starts at
+ * its {@code ts}.
  */
 public record Validity(Instant at, boolean asOf) {
 
@@ -32,10 +34,15 @@ public record Validity(Instant at, boolean asOf) {
         if (r.supersededAt() != null && !r.supersededAt().isAfter(at)) {
             return false;
         }
-        if (r.validUntil() != null && !r.validUntil().isAfter(at)) {
+        if (endedBy(r.validUntil()) || endedBy(r.expiresAt())) {
             return false;
         }
         Instant start = r.validFrom() != null || !asOf ? r.validFrom() : r.ts();
         return start == null || !start.isAfter(at);
+    }
+
+    /** Whether an end ({@code valid_until}, {@code expires_at}; null: none) has come by this instant. */
+    private boolean endedBy(Instant end) {
+        return end != null && !end.isAfter(at);
     }
 }

@@ -129,6 +129,10 @@ class SupersessionTest {
                 Map.entry("m2", new Link("m3", 300)));
         Supersession.forget(table, null, "ann");
         assertThat(table.facts.values()).allMatch(Fact::forgotten);
+        arrive(memory("m2", "ann", "user.city", 200)); // written again after the forget
+        Supersession.Outcome fourth = arrive(memory("m4", "ann", "user.city", 400));
+        assertThat(fourth.changed()).as("m3 still forgotten, m2 stored again").isEmpty();
+        assertThat(table.by("m2")).isEqualTo(new Link("m3", 300));
     }
 
     @Test

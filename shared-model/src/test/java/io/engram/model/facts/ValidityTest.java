@@ -32,6 +32,14 @@ class ValidityTest {
     }
 
     @Test
+    void anExpiredRecordLeavesReadsAtItsExpiry() {
+        MemoryRecord trial = MemoryRecord.of("acme/m4", "acme", RecordType.MEMORY, "trial", at("01-10"))
+                .expiresAt(at("02-01")).build();
+        assertThat(Validity.now(at("01-31")).holds(trial)).isTrue();
+        assertThat(Validity.now(at("02-01")).holds(trial)).isFalse();
+    }
+
+    @Test
     void askedAboutThePastARecordWithoutValidFromStartsAtItsTs() {
         assertThat(new Validity(at("01-09"), true).holds(PARIS)).isFalse();
         assertThat(Validity.now(at("01-09")).holds(PARIS)).as("now: as stored").isTrue();
