@@ -182,7 +182,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         droppedAsForgotten = metrics.counter("records_dropped_forgotten");
         freshnessMillis = metrics.histogram("freshness_millis");
         refusedEdges = metrics.counter("supersede_edges_refused");
-        writes = new StoreWrites(store, documentsIndexed, documentsDeleted, metrics.counter("opensearch_documents", "op", "supersede"), bulkMillis);
+        Counter superseded = metrics.counter("opensearch_documents", "op", "supersede");
+        writes = new StoreWrites(store, documentsIndexed, documentsDeleted, superseded, bulkMillis);
         MemoryWriter written = store;
         metrics.gauge("opensearch_retries", () -> written.writeStats().retries());
         metrics.gauge("opensearch_documents_failed", () -> written.writeStats().documentsFailed());
