@@ -108,7 +108,7 @@ async function openMemory(id) {
   $("memory-text").textContent = r.text;
   const fields = [];
   for (const [k, v] of Object.entries(r)) {
-    if (k === "text" || k === "id" || k === "source_ids") continue;
+    if (k === "text" || k === "id" || k === "source_ids" || k === "chain") continue;
     fields.push(el("dt", {}, k), el("dd", {}, Array.isArray(v) ? v.join(", ") : v));
   }
   $("memory-fields").replaceChildren(...fields);
@@ -116,13 +116,27 @@ async function openMemory(id) {
   sources.replaceChildren();
   if (!r.source_ids || r.source_ids.length === 0) sources.append(el("li", {}, "none: an original record"));
   for (const sourceId of r.source_ids || []) {
-    const item = el("li", { "data-id": sourceId }, el("a", { href: "#memories" }, sourceId));
-    item.firstChild.addEventListener("click", (e) => { e.preventDefault(); attempt(() => openMemory(sourceId)); });
-    sources.append(item);
-    api("GET", "/v1/memories/" + encodeURIComponent(sourceId))
-      .then((s) => item.append(" — " + s.type + ": " + s.text))
-      .catch(() => item.append(" — no longer stored"));
+    sources.append(linkedRecord(sourceId, (s) => s.type + ": " + s.text));
   }
+  // the supersession chain, oldest first: what this memory replaced and what replaced it
+  const chain = $("memory-chain");
+  chain.replaceChildren();
+  if (!r.chain || r.chain.length < 2) chain.append(el("li", {}, "none: nothing replaced it, it replaced nothing"));
+  for (const linkId of (r.chain && r.chain.length > 1 ? r.chain : [])) {
+    const item = linkId === r.id ? el("li", { "data-id": linkId, class: "this" }, "this memory: " + r.text)
+      : linkedRecord(linkId, (s) => s.text + (s.superseded_by ? " (superseded)" : " (current)"));
+    chain.append(item);
+  }
+}
+
+// a list item naming a record, opening it on a click, followed by what describe says of it once read
+function linkedRecord(id, describe) {
+  const item = el("li", { "data-id": id }, el("a", { href: "#memories" }, id));
+  item.firstChild.addEventListener("click", (e) => { e.preventDefault(); attempt(() => openMemory(id)); });
+  api("GET", "/v1/memories/" + encodeURIComponent(id))
+    .then((s) => item.append(" — " + describe(s)))
+    .catch(() => item.append(" — no longer stored"));
+  return item;
 }
 
 // --- context ----------------------------------------------------------------------------------------------

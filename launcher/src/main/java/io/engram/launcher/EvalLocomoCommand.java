@@ -259,6 +259,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     if (b == budget) {
                         latencies.add(System.nanoTime() - start);
                         add(List.of(cat, overall), "context", "tokens", context.tokensUsed());
+                        add(List.of(cat, overall), "context", "date_tokens", dateTokens(context));
                     }
                     add(List.of(cat, overall), "context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
                 }
@@ -271,6 +272,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                         s.add("context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
                         if (b == budget) {
                             s.add("context", "tokens", context.tokensUsed());
+                            s.add("context", "date_tokens", dateTokens(context));
                         }
                     }
                 }
@@ -281,6 +283,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     private static void add(List<Scores> into, String retriever, String measure, double value) {
         into.forEach(s -> s.add(retriever, measure, value));
+    }
+
+    /** What the context's date lines take of its tokens: what its items took beyond their texts. */
+    private static int dateTokens(AssembledContext context) {
+        return context.included().stream().mapToInt(i -> i.tokens() - i.item().tokens()).sum();
     }
 
     private static List<ContextItem> included(AssembledContext context) {
@@ -362,6 +369,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
                 o.put("within_" + b, s.mean(r, String.valueOf(b)));
             }
             o.put("mean_tokens", s.mean(r, "tokens"));
+            if (r.equals("context")) {
+                o.put("mean_date_tokens", s.mean(r, "date_tokens"));
+            }
         }
         return node;
     }

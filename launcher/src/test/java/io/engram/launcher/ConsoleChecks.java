@@ -156,6 +156,27 @@ abstract class ConsoleChecks {
     }
 
     @Test
+    void aMemoryOpensWithItsSupersessionChainOldestFirst() throws Exception {
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
+        String older = memoryId("m-city-old");
+        String newer = memoryId("m-city-new");
+        wait(d -> !d.findElements(By.cssSelector("#memories-table tr[data-id='" + newer + "']")).isEmpty());
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#memories-table tr[data-id='" + newer + "']")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.id("memory-chain"), "Ann lives in Paris (superseded)"));
+        List<WebElement> chain = LiveProductViewsTest.browser().findElements(By.cssSelector("#memory-chain li"));
+        assertThat(chain).extracting(li -> li.getAttribute("data-id")).containsExactly(older, newer);
+        assertThat(chain.get(0).getText()).isEqualTo(older + " — Ann lives in Paris (superseded)");
+        assertThat(chain.get(1).getText()).isEqualTo("this memory: Ann has moved to Berlin");
+
+        // the older memory opens with the same chain, the newer one current
+        chain.get(0).findElement(By.tagName("a")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.id("memory-chain"), "Ann has moved to Berlin (current)"));
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("memory-text")).getText()).isEqualTo("Ann lives in Paris");
+        assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("#memory-chain li")))
+                .extracting(li -> li.getAttribute("data-id")).containsExactly(older, newer);
+    }
+
+    @Test
     void aMemoryWhoseTextIsScriptMarkupRendersAsTextAndRunsNothing() throws Exception {
         open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
         WebElement cell = wait(ExpectedConditions.presenceOfElementLocated(

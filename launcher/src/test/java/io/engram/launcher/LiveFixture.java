@@ -23,7 +23,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 /**
  * The live embedded product ({@link LiveProduct}, what {@code ./engram up} runs) of the tests of what people look
  * at ({@link LiveProductViewsTest}), with every fixture record sent at start so no test depends on another's order: the collapse and churn simulations; tenant
- * acme's agent document, memories (one derived from another, one whose text is script markup, one to forget)
+ * acme's agent document, memories (one derived from another, one whose text is script markup, one to forget, two
+ * of one key, the newer superseding the older)
  * and a session; a globex memory; and two malformed inputs, one of acme's.
  */
 final class LiveFixture {
@@ -122,6 +123,12 @@ final class LiveFixture {
         fixture.post(ACME, "/v1/memories", memory("m-script", "memory", SCRIPT_TEXT, List.of(), t0.plusSeconds(120)));
         fixture.post(ACME, "/v1/memories", memory("m-forget", "memory", "Ann's old phone number ends in 4711", List.of(),
                 t0.plusSeconds(180)));
+        // a chain: the newer memory of the same key (and user) supersedes the older
+        for (String[] city : new String[][] {{"m-city-old", "Ann lives in Paris", "200"},
+                {"m-city-new", "Ann has moved to Berlin", "240"}}) {
+            fixture.post(ACME, "/v1/memories", memory(city[0], "memory", city[1], List.of(),
+                    t0.plusSeconds(Long.parseLong(city[2]))).put("user_id", "ann").put("key", "user.city"));
+        }
         for (int i = 0; i < 6; i++) {
             fixture.post(ACME, "/v1/turns", JSON.createObjectNode().put("session_id", "s1").put("user_id", "ann")
                     .put("turn_id", "t" + i).put("seq", i).put("role", i % 2 == 0 ? "user" : "assistant")

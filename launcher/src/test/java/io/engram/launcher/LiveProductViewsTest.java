@@ -27,7 +27,7 @@ class LiveProductViewsTest {
         live = LiveFixture.start();
         // every fixture record searchable, and the simulations' cycles all closed, so what tests read holds still
         Polling.await("acme's fixture memories listed", Duration.ofSeconds(120), () -> live.listsMemories(LiveFixture.ACME,
-                Set.of("m-hazelnut", "m-lesson", "m-script", "m-forget")));
+                Set.of("m-hazelnut", "m-lesson", "m-script", "m-forget", "m-city-new")));
         live.awaitSimulationsClosed();
     }
 

@@ -30,7 +30,7 @@ public final class ResponsesJson {
         ArrayNode included = root.putArray("included");
         for (AssembledContext.Included i : c.included()) {
             included.addObject().put("id", i.item().id()).put("type", i.item().type().label())
-                    .put("section", i.section().name().toLowerCase(Locale.ROOT)).put("tokens", i.item().tokens())
+                    .put("section", i.section().name().toLowerCase(Locale.ROOT)).put("tokens", i.tokens())
                     .put("score", i.item().score()).put("reason", i.reason()).put("text", i.item().text());
         }
         root.put("prompt", c.promptText());

@@ -65,7 +65,7 @@ class HttpAnswersTest {
         assertThat(search.raw().headers().firstValue("Server-Timing")).isPresent();
         Answer context = api.call("POST", "/v1/context", ACME, "{\"query\": \"tea\", \"budget_tokens\": 10}");
         assertThat(texts(context.body().get("included"), "id")).containsExactly("acme/m-2", "acme/m-1");
-        assertThat(context.body().get("prompt").asText()).contains("- Tea note 2. [acme/m-2]");
+        assertThat(context.body().get("prompt").asText()).contains("3 Jan 2025:\n- Tea note 2. [acme/m-2]\n");
     }
 
     @Test

@@ -53,7 +53,7 @@ final class InMemoryReads implements MemoryReads {
             if (used + hit.record().tokens() <= request.budgetTokens()) {
                 used += hit.record().tokens();
                 included.add(new AssembledContext.Included(ContextItem.of(hit.record(), hit.score()),
-                        AssembledContext.Section.MEMORIES, "shares a word with the query"));
+                        AssembledContext.Section.MEMORIES, hit.record().tokens(), "shares a word with the query"));
             }
         }
         return new AssembledContext(included, List.of(), used, request.budgetTokens(), false, List.of());

@@ -114,7 +114,8 @@ public final class ContextService {
     public ContextService(MemoryReader store, HybridRetriever retriever, Options options) {
         this.store = store;
         this.retriever = retriever;
-        this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment());
+        this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment(),
+                retriever.tokenCounter());
         this.options = options;
     }
 

@@ -6,6 +6,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.tokens.TokenCounter;
 import io.engram.store.MemoryReader;
 import io.engram.store.MemoryReader.ScoredRecord;
 import java.time.Duration;
@@ -98,6 +99,11 @@ public final class HybridRetriever {
 
     public List<Result> search(Query query) {
         return search(query, new Stages());
+    }
+
+    /** The tokenizer of the model that embeds (and counted the stored texts), for what a context adds to them. */
+    public TokenCounter tokenCounter() {
+        return embedder.tokenCounter();
     }
 
     /** {@link #search(Query)}, timing its stages into {@code stages}. */

@@ -97,6 +97,15 @@ final class FactKeeper implements FactTable {
             changes.add(new StoreChange.Supersede(r.tenantId(), changed.getKey(), link == null ? null : link.by(),
                     link == null ? null : link.at(), upsert.tsMillis()));
         }
+        // a target known only as named may be stored all the same: of a memory that arrived without key or edges no
+        // fact was kept (the shortcut above). Its mark goes to the store, which leaves an absent memory absent
+        for (String target : r.supersedes()) {
+            Fact named = facts.get(target);
+            Link link = named == null ? null : named.supersededBy();
+            if (link != null && !named.present() && !named.forgotten() && !outcome.changed().containsKey(target)) {
+                changes.add(new StoreChange.Supersede(r.tenantId(), target, link.by(), link.at(), upsert.tsMillis()));
+            }
+        }
         return changes;
     }
 

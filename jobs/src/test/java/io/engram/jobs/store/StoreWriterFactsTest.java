@@ -102,6 +102,22 @@ class StoreWriterFactsTest {
     }
 
     @Test
+    void theFirstOfAChainOfExplicitSupersedesIsMarkedThoughItArrivedWithoutKeyOrEdge() throws Exception {
+        try (var h = harness(FactPolicy.DEFAULT)) {
+            h.open();
+            // v0 carries neither key nor edge; v1 names it, v2 names v1
+            String named = null;
+            for (String[] version : new String[][] {{"v0", "09:00"}, {"v1", "09:10"}, {"v2", "09:20"}}) {
+                MemoryRecord.Builder m = memory(version[0], version[1]);
+                write(h, (named == null ? m : m.supersedes(List.of(RecordIds.memory(T, named)))).build());
+                named = version[0];
+            }
+        }
+        assertThat(supersededBy()).containsExactly(Map.entry("v0", "v1@" + Instant.ofEpochMilli(time("09:10"))),
+                Map.entry("v1", "v2@" + Instant.ofEpochMilli(time("09:20"))), Map.entry("v2", "-"));
+    }
+
+    @Test
     void withSupersessionOffEveryMemoryStaysCurrent() throws Exception {
         try (var h = harness(new FactPolicy(false, Map.of()))) {
             h.open();

@@ -3,6 +3,7 @@ package io.engram.model.retrieval;
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Included;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.tokens.TokenCounter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
@@ -19,6 +20,10 @@ import java.util.Set;
  * <p>A memory the context already says is left out: when at least {@code duplicateContainment} of its word
  * bigrams are in what was included before it ({@link ContentOverlap}) — the same fact as a turn, a gateway memory
  * and a summary line goes in once, with the budget it would have taken left to other memories.
+ *
+ * <p>An item costs what it adds to the prompt text ({@link AssembledContext#promptText()}): its text's tokens, and
+ * its date line's ({@link ItemDate#line()}) when it is the first item of that date in its section, counted by the
+ * tokenizer that counted the texts.
  */
 public final class ContextAssembler {
 
@@ -27,13 +32,15 @@ public final class ContextAssembler {
 
     private final double alpha2;
     private final double duplicateContainment;
+    private final TokenCounter tokens;
 
     /**
      * @param alpha2               α2, the soft-rule share of τ
      * @param duplicateContainment the containment from which a memory counts as already said (in (0, 1], or
      *                             {@link #KEEP_DUPLICATES})
+     * @param tokens               counts the tokens of the date lines
      */
-    public ContextAssembler(double alpha2, double duplicateContainment) {
+    public ContextAssembler(double alpha2, double duplicateContainment, TokenCounter tokens) {
         if (alpha2 < 0 || alpha2 > 1) {
             throw new IllegalArgumentException("alpha2 must be in [0, 1]: " + alpha2);
         }
@@ -42,6 +49,27 @@ public final class ContextAssembler {
         }
         this.alpha2 = alpha2;
         this.duplicateContainment = duplicateContainment;
+        this.tokens = tokens;
+    }
+
+    /** The date lines one section of the prompt has so far, and what an item would add to it. */
+    private final class SectionDates {
+        private final Set<String> lines = new HashSet<>();
+
+        /** The tokens {@code item} adds to the section: its text's, and its date line's if the section lacks it. */
+        int cost(ContextItem item) {
+            boolean newDate = item.date() != null && !lines.contains(item.date().line());
+            return item.tokens() + (newDate ? tokens.count(item.date().line()) : 0);
+        }
+
+        /** Adds {@code item} to the section: returns what it cost. */
+        int add(ContextItem item) {
+            int cost = cost(item);
+            if (item.date() != null) {
+                lines.add(item.date().line());
+            }
+            return cost;
+        }
     }
 
     /**
@@ -66,9 +94,11 @@ public final class ContextAssembler {
         ContentOverlap said = new ContentOverlap();
 
         int hardTokens = 0;
+        SectionDates hardDates = new SectionDates();
         for (ContextItem rule : hardRules) {
-            hard.add(new Included(rule, Section.HARD_RULES, "hard rule: always included"));
-            hardTokens += rule.tokens();
+            int cost = hardDates.add(rule);
+            hard.add(new Included(rule, Section.HARD_RULES, cost, "hard rule: always included"));
+            hardTokens += cost;
             seen.add(rule.id());
             said.add(rule.text());
         }
@@ -76,9 +106,11 @@ public final class ContextAssembler {
             degraded.add("hard rules take " + hardTokens + " tokens, over the budget of " + budget);
         }
         int tailTokens = 0;
+        SectionDates tailDates = new SectionDates();
         for (ContextItem turn : tail) {
-            recent.add(new Included(turn, Section.RECENT_TAIL, "recent raw tail: kept verbatim"));
-            tailTokens += turn.tokens();
+            int cost = tailDates.add(turn);
+            recent.add(new Included(turn, Section.RECENT_TAIL, cost, "recent raw tail: kept verbatim"));
+            tailTokens += cost;
             seen.add(turn.id());
             said.add(turn.text());
         }
@@ -91,10 +123,13 @@ public final class ContextAssembler {
                 (long) budget - hardTokens - tailTokens));
         int softTokens = 0;
         boolean cut = false;
+        SectionDates softDates = new SectionDates();
         for (ContextItem rule : softRules) {
-            if (!cut && softTokens + rule.tokens() <= softLimit) {
-                soft.add(new Included(rule, Section.SOFT_RULES, "soft rule: within the prefix budget of " + softLimit));
-                softTokens += rule.tokens();
+            int cost = softDates.cost(rule);
+            if (!cut && softTokens + cost <= softLimit) {
+                softDates.add(rule);
+                soft.add(new Included(rule, Section.SOFT_RULES, cost, "soft rule: within the prefix budget of " + softLimit));
+                softTokens += cost;
                 seen.add(rule.id());
                 said.add(rule.text());
             } else {
@@ -108,7 +143,9 @@ public final class ContextAssembler {
         List<ContextItem> ranked = new ArrayList<>(candidates);
         ranked.sort(Comparator.comparingDouble(ContextItem::score).reversed());
         int memoryTokens = 0;
+        SectionDates memoryDates = new SectionDates();
         for (ContextItem candidate : ranked) {
+            int cost = memoryDates.cost(candidate);
             double containment;
             if (!seen.add(candidate.id())) {
                 excluded.add(new Excluded(candidate, Section.MEMORIES, "already in the context"));
@@ -116,16 +153,17 @@ public final class ContextAssembler {
                 excluded.add(new Excluded(candidate, Section.MEMORIES, String.format(Locale.ROOT,
                         "score %.4f, near-duplicate: %.0f%% of its word pairs are already in the context",
                         candidate.score(), 100 * containment)));
-            } else if (candidate.tokens() <= left) {
-                memories.add(new Included(candidate, Section.MEMORIES,
+            } else if (cost <= left) {
+                memoryDates.add(candidate);
+                memories.add(new Included(candidate, Section.MEMORIES, cost,
                         String.format(Locale.ROOT, "score %.4f, fits (%d of %d tokens left)", candidate.score(),
-                                candidate.tokens(), left)));
-                left -= candidate.tokens();
-                memoryTokens += candidate.tokens();
+                                cost, left)));
+                left -= cost;
+                memoryTokens += cost;
                 said.add(candidate.text());
             } else {
                 excluded.add(new Excluded(candidate, Section.MEMORIES, String.format(Locale.ROOT,
-                        "score %.4f, does not fit: needs %d tokens, %d left", candidate.score(), candidate.tokens(),
+                        "score %.4f, does not fit: needs %d tokens, %d left", candidate.score(), cost,
                         Math.max(0, left))));
             }
         }

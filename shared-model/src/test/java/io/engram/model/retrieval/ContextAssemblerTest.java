@@ -3,12 +3,15 @@ package io.engram.model.retrieval;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.tokens.TokenEstimate;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ContextAssemblerTest {
 
-    private final ContextAssembler assembler = new ContextAssembler(0.3, ContextAssembler.KEEP_DUPLICATES);
+    private final ContextAssembler assembler = new ContextAssembler(0.3, ContextAssembler.KEEP_DUPLICATES,
+            TokenEstimate.INSTANCE);
 
     private static ContextItem item(String id, RecordType type, int tokens, double score) {
         return new ContextItem(id, type, id, tokens, score);
@@ -100,7 +103,7 @@ class ContextAssemblerTest {
         ContextItem turn = new ContextItem("turn", RecordType.TURN, "I have been vegetarian for ten years.", 9, 0.9);
         ContextItem memory = new ContextItem("memory", RecordType.MEMORY, "Vegetarian for ten years", 5, 0.8);
         ContextItem other = new ContextItem("other", RecordType.MEMORY, "The hotel needs a lift.", 6, 0.7);
-        ContextAssembler deduplicating = new ContextAssembler(0.3, 0.8);
+        ContextAssembler deduplicating = new ContextAssembler(0.3, 0.8, TokenEstimate.INSTANCE);
 
         AssembledContext c = deduplicating.assemble(15, List.of(), List.of(), List.of(), List.of(memory, turn, other));
 
@@ -120,9 +123,42 @@ class ContextAssemblerTest {
     void aMemoryRepeatingARuleIsAlreadySaid() {
         ContextItem rule = new ContextItem("rule", RecordType.INVARIANT, "- Never log secrets.", 4, 0);
         ContextItem memory = new ContextItem("memory", RecordType.LESSON, "never log secrets", 3, 0.9);
-        AssembledContext c = new ContextAssembler(0.3, 0.8).assemble(100, List.of(rule), List.of(), List.of(),
+        AssembledContext c = new ContextAssembler(0.3, 0.8, TokenEstimate.INSTANCE).assemble(100, List.of(rule), List.of(), List.of(),
                 List.of(memory));
         assertThat(ids(c, Section.MEMORIES)).isEmpty();
         assertThat(c.excluded()).extracting(e -> e.item().id()).containsExactly("memory");
+    }
+
+    @Test
+    void aDatedItemCostsItsDateLineWhenItIsTheFirstOfItsDateInItsSection() {
+        // "2 Mar 2026:\n" is 12 characters: 3 tokens by the estimate
+        ItemDate day = ItemDate.at(Instant.parse("2026-03-02T10:00:00Z"));
+        ItemDate earlierThatDay = ItemDate.at(Instant.parse("2026-03-02T08:00:00Z"));
+        ItemDate nextDay = ItemDate.at(Instant.parse("2026-03-03T08:00:00Z"));
+        AssembledContext c = assembler.assemble(28, List.of(item("h", RecordType.INVARIANT, 3, 0)),
+                List.of(new ContextItem("t", RecordType.TURN, "t", 10, 0, day)), List.of(),
+                List.of(new ContextItem("m1", RecordType.MEMORY, "m1", 8, 0.9, day),
+                        new ContextItem("m2", RecordType.MEMORY, "m2", 1, 0.5, earlierThatDay),
+                        new ContextItem("m3", RecordType.MEMORY, "m3", 1, 0.4, nextDay)));
+        // 3 + 13 = 16 for the rule and the tail; m1 takes 11 of the 12 left, m2 the last one (its date line is
+        // there), m3 would need a line of its own
+        assertThat(ids(c, Section.MEMORIES)).containsExactly("m1", "m2");
+        assertThat(c.included()).extracting(AssembledContext.Included::tokens).containsExactly(3, 11, 1, 13);
+        assertThat(c.tokensUsed()).isEqualTo(28);
+        assertThat(c.excluded()).singleElement().satisfies(e -> assertThat(e.reason()).endsWith("needs 4 tokens, 0 left"));
+        // the tail has its own date line: each section reads on its own
+        assertThat(c.promptText()).isEqualTo("""
+                ## Rules you must follow
+                - h [h]
+
+                ## What you remember
+                2 Mar 2026:
+                - m2 [m2]
+                - m1 [m1]
+
+                ## The conversation so far
+                2 Mar 2026:
+                - t [t]
+                """);
     }
 }
