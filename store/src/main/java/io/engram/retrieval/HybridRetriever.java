@@ -6,6 +6,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFeedback;
 import io.engram.store.MemoryReader;
 import io.engram.store.MemoryReader.ScoredRecord;
 import java.time.Duration;
@@ -16,6 +17,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -42,14 +44,30 @@ public final class HybridRetriever {
      * @param rrfK           the constant of the reciprocal rank fusion of the two lists
      * @param ranking        fused or re-scored order
      * @param score          the re-scoring weights
+     * @param feedback       the query's vector moved toward its best hits' and searched again, or not
      */
-    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score) {
+    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score, RelevanceFeedback feedback) {
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
-                MemoryScore.DEFAULT);
+                MemoryScore.DEFAULT, RelevanceFeedback.NONE);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
-            return new Options(candidateDepth, rrfK, other, score);
+            return new Options(candidateDepth, rrfK, other, score, feedback);
+        }
+
+        /** These options fusing with the constant {@code k} instead. */
+        public Options withRrfK(int k) {
+            return new Options(candidateDepth, k, ranking, score, feedback);
+        }
+
+        /** These options with {@code depth} candidates from each retriever. */
+        public Options withCandidateDepth(int depth) {
+            return new Options(depth, rrfK, ranking, score, feedback);
+        }
+
+        /** These options with {@code other} relevance feedback. */
+        public Options withFeedback(RelevanceFeedback other) {
+            return new Options(candidateDepth, rrfK, ranking, score, other);
         }
     }
 
@@ -115,6 +133,12 @@ public final class HybridRetriever {
         stages.lap("search");
         List<Result> ranked = rank(query, vector, lexical.get(), semantic);
         stages.lap("rank");
+        if (options.feedback().on()) {
+            float[] moved = options.feedback().expand(vector, ranked.stream().map(r -> r.record().embedding())
+                    .filter(Objects::nonNull).limit(options.feedback().hits()).toList());
+            ranked = rank(query, moved, lexical.get(), store.knn(query.tenantId(), moved, depth, query.types()));
+            stages.lap("feedback");
+        }
         return ranked;
     }
 
