@@ -1,26 +1,22 @@
 package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
 import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
 import io.engram.client.PayloadValidator;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
-import io.engram.model.embed.EmbeddingModel;
 import io.engram.launcher.LocomoTally.Scores;
+import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.eval.EvidenceLoss;
 import io.engram.model.eval.EvidenceRecall;
-import io.engram.model.eval.EvidenceRecall.Retrieved;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextItem;
-import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
-import io.engram.service.ResponsesJson;
 import io.engram.stack.EmbeddedStack;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -28,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -87,6 +82,10 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Option(names = "--leave-one-out",
             description = "Also compare the read path's configurations: each chosen on three conversations, measured on the fourth.")
     boolean leaveOneOut;
+
+    @Option(names = "--latency-against", paramLabel = "NAME",
+            description = "Also time the context of this configuration of --leave-one-out's list, interleaved with the default's.")
+    String latencyAgainst;
 
     /** How deep the retrievers look before a missed turn counts as not retrieved at all. */
     static final int DEEP = 200;
@@ -172,7 +171,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     /** What was measured. */
     record Result(LocomoTally tally, Map<String, Scores> ablations, Optional<LocomoVariants> variants,
-                          List<Long> contextNanos, int malformed, int skipped) {
+                          List<Long> contextNanos, List<Long> againstNanos, int malformed, int skipped) {
     }
 
     /** The context ablations: the full assembly with one technique switched off. */
@@ -193,7 +192,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
     private record Question(String tenant, String conversation, int category, String text, EvidenceRecall.Evidence evidence,
                             Map<String, String> turnTexts, Instant now) {
         double recall(List<ContextItem> items) {
-            return EvidenceRecall.recall(evidence.ids(), retrieved(items, tenant), turnTexts);
+            return EvidenceRecall.recall(evidence.ids(), LocomoItems.retrieved(items, tenant), turnTexts);
         }
     }
 
@@ -212,6 +211,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
         Optional<LocomoVariants> variants = leaveOneOut
                 ? Optional.of(new LocomoVariants(memoized, retrieval.embedder())) : Optional.empty();
         List<Long> latencies = new ArrayList<>();
+        List<Long> againstLatencies = new ArrayList<>();
+        Optional<ContextService> against = Optional.ofNullable(latencyAgainst).map(name -> LocomoVariants.service(name,
+                retrieval.store(), retrieval.embedder()));
         int malformed = 0;
         int skipped = 0;
         for (LocomoData.Conversation c : conversations) {
@@ -241,14 +243,22 @@ final class EvalLocomoCommand implements Callable<Integer> {
                 scoreRetrievers(retrieval, q, groups);
                 Map<Integer, AssembledContext> contexts = new HashMap<>();
                 for (int b : BUDGETS) {
-                    long start = System.nanoTime();
-                    AssembledContext context = retrieval.context().assemble(request(q, b), now);
+                    // the other configuration first every other question, so neither always meets warm caches
+                    boolean otherFirst = b == budget && against.isPresent() && asked % 2 == 0;
+                    if (otherFirst) {
+                        timed(against.get(), request(q, b), now, againstLatencies);
+                    }
+                    AssembledContext context = timed(retrieval.context(), request(q, b), now, latencies);
                     if (b == budget) {
-                        latencies.add(System.nanoTime() - start);
                         add(groups, "context", "tokens", context.tokensUsed());
+                        if (against.isPresent() && !otherFirst) {
+                            timed(against.get(), request(q, b), now, againstLatencies);
+                        }
+                    } else {
+                        latencies.remove(latencies.size() - 1);
                     }
                     contexts.put(b, context);
-                    add(groups, "context", String.valueOf(b), q.recall(included(context)));
+                    add(groups, "context", String.valueOf(b), q.recall(LocomoItems.included(context)));
                 }
                 Map<Integer, AssembledContext> withoutNeighbours = new HashMap<>();
                 for (Map.Entry<String, ContextService> a : ablated.entrySet()) {
@@ -256,7 +266,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     s.questions++;
                     for (int b : BUDGETS) {
                         AssembledContext context = a.getValue().assemble(request(q, b), now);
-                        s.add("context", String.valueOf(b), q.recall(included(context)));
+                        s.add("context", String.valueOf(b), q.recall(LocomoItems.included(context)));
                         if (b == budget) {
                             s.add("context", "tokens", context.tokensUsed());
                         }
@@ -266,10 +276,17 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     }
                 }
                 tallyLosses(retrieval, q, groups, contexts, withoutNeighbours);
-                variants.ifPresent(v -> v.ask(q.conversation(), q.tenant(), q.text(), q.now(), ctx -> q.recall(included(ctx))));
+                variants.ifPresent(v -> v.ask(q.conversation(), q.tenant(), q.text(), q.now(), k, q::recall));
             }
         }
-        return new Result(tally, ablationScores, variants, latencies, malformed, skipped);
+        return new Result(tally, ablationScores, variants, latencies, againstLatencies, malformed, skipped);
+    }
+
+    private static AssembledContext timed(ContextService service, ContextService.Request request, Instant now, List<Long> into) {
+        long start = System.nanoTime();
+        AssembledContext context = service.assemble(request, now);
+        into.add(System.nanoTime() - start);
+        return context;
     }
 
     private static ContextService.Request request(Question q, int budget) {
@@ -290,7 +307,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             List<ContextItem> top = r.getValue().subList(0, Math.min(k, r.getValue().size()));
             add(groups, r.getKey(), "k", q.recall(top));
             for (int b : BUDGETS) {
-                List<ContextItem> within = withinBudget(r.getValue(), b);
+                List<ContextItem> within = LocomoItems.withinBudget(r.getValue(), b);
                 add(groups, r.getKey(), String.valueOf(b), q.recall(within));
                 if (b == budget) {
                     add(groups, r.getKey(), "tokens", within.stream().mapToInt(ContextItem::tokens).sum());
@@ -315,62 +332,21 @@ final class EvalLocomoCommand implements Callable<Integer> {
     /** Where each evidence turn the default context missed was lost ({@link EvidenceLoss}), at the bars' budgets. */
     private static void tallyLosses(Retrieval retrieval, Question q, List<LocomoTally.Group> groups,
                                     Map<Integer, AssembledContext> contexts, Map<Integer, AssembledContext> withoutNeighbours) {
-        Set<String> deep = dialogueIds(items(fused(retrieval, DEEP).search(query(q, DEEP))), q.tenant());
+        Set<String> deep = LocomoItems.dialogueIds(items(fused(retrieval, DEEP).search(query(q, DEEP))), q.tenant());
         for (int b : LocomoTally.LOSS_BUDGETS) {
             AssembledContext context = contexts.get(b);
-            Set<String> competed = dialogueIds(context.included().stream().map(AssembledContext.Included::item).toList(), q.tenant());
+            Set<String> competed = LocomoItems.dialogueIds(LocomoItems.included(context), q.tenant());
             context.excluded().stream().filter(e -> !e.reason().contains(ContextService.UNRELATED))
-                    .forEach(e -> competed.addAll(dialogueIds(List.of(e.item()), q.tenant())));
-            Set<String> bare = dialogueIds(included(withoutNeighbours.get(b)), q.tenant());
-            List<EvidenceLoss.Bucket> lost = EvidenceRecall.missing(q.evidence().ids(), retrieved(included(context), q.tenant()),
+                    .forEach(e -> competed.addAll(LocomoItems.dialogueIds(List.of(e.item()), q.tenant())));
+            Set<String> bare = LocomoItems.dialogueIds(LocomoItems.included(withoutNeighbours.get(b)), q.tenant());
+            List<EvidenceLoss.Bucket> lost = EvidenceRecall.missing(q.evidence().ids(), LocomoItems.retrieved(LocomoItems.included(context), q.tenant()),
                     q.turnTexts()).stream().map(id -> EvidenceLoss.of(deep.contains(id), competed.contains(id), bare.contains(id)))
                     .toList();
             groups.forEach(g -> g.losses(b).add(q.evidence().ids().size(), lost));
         }
     }
 
-    /** The LoCoMo dialogue ids of the tenant's turns among {@code items}. */
-    private static Set<String> dialogueIds(List<ContextItem> items, String tenant) {
-        Set<String> ids = new HashSet<>();
-        for (Retrieved r : retrieved(items, tenant)) {
-            if (!r.summary()) {
-                ids.add(r.dialogueId());
-            }
-        }
-        return ids;
-    }
-
     private static void add(List<LocomoTally.Group> into, String retriever, String measure, double value) {
         into.forEach(g -> g.scores().add(retriever, measure, value));
-    }
-
-    private static List<ContextItem> included(AssembledContext context) {
-        return context.included().stream().map(AssembledContext.Included::item).toList();
-    }
-
-    /** A ranked list cut to a budget the way a naive context would: in rank order, every item that still fits. */
-    private static List<ContextItem> withinBudget(List<ContextItem> ranked, int budget) {
-        List<ContextItem> kept = new ArrayList<>();
-        int left = budget;
-        for (ContextItem r : ranked) {
-            if (r.tokens() <= left) {
-                kept.add(r);
-                left -= r.tokens();
-            }
-        }
-        return kept;
-    }
-
-    private static List<Retrieved> retrieved(List<ContextItem> items, String tenant) {
-        List<Retrieved> retrieved = new ArrayList<>();
-        for (ContextItem i : items) {
-            if (i.type() == RecordType.SUMMARY) {
-                retrieved.add(Retrieved.summary(i.text()));
-            } else if (i.type() == RecordType.TURN && i.id().startsWith(tenant + "/")) {
-                // turn ids are tenant/session/turn_id, and the turn id is LoCoMo's dialogue id
-                retrieved.add(Retrieved.turn(i.id().substring(i.id().lastIndexOf('/') + 1), i.text()));
-            }
-        }
-        return retrieved;
     }
 }

@@ -21,6 +21,7 @@ record LocomoReport(int k, int budget, boolean json) {
         long[] sorted = r.contextNanos().stream().mapToLong(Long::longValue).sorted().toArray();
         double p50 = percentileMillis(sorted, 0.50);
         double p95 = percentileMillis(sorted, 0.95);
+        long[] other = r.againstNanos().stream().mapToLong(Long::longValue).sorted().toArray();
         LocomoTally t = r.tally();
         Map<String, Scores> perConversation = new LinkedHashMap<>();
         t.byConversation.forEach((c, g) -> perConversation.put(c, g.scores()));
@@ -31,6 +32,10 @@ record LocomoReport(int k, int budget, boolean json) {
                     .put("malformed_evidence_ids", r.malformed()).put("questions_without_evidence", r.skipped())
                     .put("turns", turns).put("pipeline_seconds", ingestSeconds)
                     .put("context_latency_p50_ms", p50).put("context_latency_p95_ms", p95);
+            if (other.length > 0) {
+                root.put("against_latency_p50_ms", percentileMillis(other, 0.50))
+                        .put("against_latency_p95_ms", percentileMillis(other, 0.95));
+            }
             root.set("overall", scoresJson(t.overall, RETRIEVERS));
             ObjectNode cats = root.putObject("per_category");
             t.byCategory.forEach((cat, g) -> cats.set(String.valueOf(cat), scoresJson(g, RETRIEVERS)));
@@ -48,6 +53,10 @@ record LocomoReport(int k, int budget, boolean json) {
                 t.overall.scores().questions, r.malformed(), r.skipped());
         out.printf(Locale.ROOT, "%d turns through the pipeline (%s) in %.1f s; context at %d tokens: latency p50 %.1f ms, p95 %.1f ms%n%n",
                 turns, model, ingestSeconds, budget, p50, p95);
+        if (other.length > 0) {
+            out.printf(Locale.ROOT, "the other configuration's context, interleaved: latency p50 %.1f ms, p95 %.1f ms%n%n",
+                    percentileMillis(other, 0.50), percentileMillis(other, 0.95));
+        }
         table(out, "all", t.overall.scores());
         t.byCategory.forEach((cat, g) -> table(out, "category " + cat, g.scores()));
         t.byConversation.forEach((c, g) -> table(out, c, g.scores()));

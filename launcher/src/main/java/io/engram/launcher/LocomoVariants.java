@@ -5,9 +5,14 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.launcher.LocomoTally.Scores;
 import io.engram.model.embed.Embedder;
 import io.engram.model.eval.LeaveOneOut;
+import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.ContextItem;
+import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RelevanceFeedback;
+import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.retrieval.ContextService;
@@ -36,11 +41,23 @@ final class LocomoVariants {
     record Variant(HybridRetriever.Options retrieval, ContextService.Options context) {
     }
 
+    /**
+     * The read path as issue 18 left it, written out, so that every other configuration below stays what its name
+     * says whatever the defaults become: RRF k = 60 over 50 candidates from each retriever, re-scored; 50
+     * candidates for the context, neighbours at radius 1 with weight 0.8, no session reweighting or feedback.
+     */
+    static final Variant ISSUE_18 = new Variant(
+            new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE),
+            new ContextService.Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
+                    new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE));
+
+    /** The product's defaults first, then issue 18's read path, then each change to it. */
     static Map<String, Variant> all() {
         Map<String, Variant> v = new LinkedHashMap<>();
-        HybridRetriever.Options r = HybridRetriever.Options.DEFAULT;
-        ContextService.Options c = ContextService.Options.DEFAULT;
-        v.put("default", new Variant(r, c));
+        HybridRetriever.Options r = ISSUE_18.retrieval();
+        ContextService.Options c = ISSUE_18.context();
+        v.put("default", new Variant(HybridRetriever.Options.DEFAULT, ContextService.Options.DEFAULT));
+        v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));
         v.put("100_candidates", new Variant(r, c.withCandidates(100)));
         v.put("neighbours_r2", new Variant(r, c.withNeighbours(new NeighbourTurns(2, 0.8))));
@@ -54,7 +71,25 @@ final class LocomoVariants {
         }
         v.put("feedback_3_0.5", new Variant(r.withFeedback(new RelevanceFeedback(3, 0.5)), c));
         v.put("feedback_5_1.0", new Variant(r.withFeedback(new RelevanceFeedback(5, 1.0)), c));
+        v.put("fused_ranking", new Variant(r.withRanking(HybridRetriever.Ranking.FUSED), c));
+        v.put("no_recency", new Variant(r.withScore(new MemoryScore(0.7, 0, 0.1)), c));
+        v.put("depth_100", new Variant(r.withCandidateDepth(100), c));
+        v.put("depth_200", new Variant(r.withCandidateDepth(200), c));
+        v.put("depth_100_rrf_k20", new Variant(r.withCandidateDepth(100).withRrfK(20), c));
+        v.put("rrf_k20_neighbours_r2", new Variant(r.withRrfK(20), c.withNeighbours(new NeighbourTurns(2, 0.8))));
+        v.put("depth_100_neighbours_r2", new Variant(r.withCandidateDepth(100), c.withNeighbours(new NeighbourTurns(2, 0.8))));
+        v.put("depth_100_rrf_k20_neighbours_r2", new Variant(r.withCandidateDepth(100).withRrfK(20),
+                c.withNeighbours(new NeighbourTurns(2, 0.8))));
         return v;
+    }
+
+    /** The context service of the configuration {@code name} of {@link #all()}, over {@code store}. */
+    static ContextService service(String name, MemoryReader store, Embedder embedder) {
+        Variant v = all().get(name);
+        if (v == null) {
+            throw new IllegalArgumentException("no configuration " + name + "; there are " + all().keySet());
+        }
+        return new ContextService(store, new HybridRetriever(store, embedder, v.retrieval()), v.context());
     }
 
     private final Map<String, ContextService> services = new LinkedHashMap<>();
@@ -63,19 +98,28 @@ final class LocomoVariants {
 
     LocomoVariants(MemoryReader store, Embedder embedder) {
         all().forEach((name, v) -> {
-            services.put(name, new ContextService(store, new HybridRetriever(store, embedder, v.retrieval()), v.context()));
+            services.put(name, service(name, store, embedder));
             scores.put(name, new LinkedHashMap<>());
         });
     }
 
-    /** Every configuration's context for one question, at each budget, scored by {@code recall}. */
-    void ask(String conversation, String tenant, String question, Instant now, ToDoubleFunction<AssembledContext> recall) {
+    /**
+     * Every configuration's context for one question, at each budget, scored by {@code recall}; and its ranking at
+     * top {@code k}: the first k memories of the largest context, in score order.
+     */
+    void ask(String conversation, String tenant, String question, Instant now, int k,
+             ToDoubleFunction<List<ContextItem>> recall) {
         services.forEach((name, service) -> {
             Scores s = scores.get(name).computeIfAbsent(conversation, c -> new Scores());
             s.questions++;
             for (int b : BUDGETS) {
-                s.add("context", String.valueOf(b),
-                        recall.applyAsDouble(service.assemble(new ContextService.Request(tenant, null, null, question, b), now)));
+                List<ContextItem> memories = service.assemble(new ContextService.Request(tenant, null, null, question, b), now)
+                        .included().stream().filter(i -> i.section() == AssembledContext.Section.MEMORIES)
+                        .map(AssembledContext.Included::item).toList();
+                s.add("context", String.valueOf(b), recall.applyAsDouble(memories));
+                if (b == BUDGETS[BUDGETS.length - 1]) {
+                    s.add("context", "k", recall.applyAsDouble(memories.subList(0, Math.min(k, memories.size()))));
+                }
             }
         });
     }
@@ -106,19 +150,26 @@ final class LocomoVariants {
                 for (int b : BUDGETS) {
                     c.put("within_" + b, s.mean("context", String.valueOf(b)));
                 }
+                c.put("recall_at_k", s.mean("context", "k"));
             });
         });
         root.set("retriever", retrieverJson(retrieversByConversation, retrievers));
         return root;
     }
 
-    private static ObjectNode retrieverJson(Map<String, Scores> byConversation, List<String> retrievers) {
+    /** The ranked lists, then each configuration's context ranking ({@code context:<name>}), at top K. */
+    private ObjectNode retrieverJson(Map<String, Scores> byConversation, List<String> retrievers) {
         Map<String, Map<String, Double>> atK = new LinkedHashMap<>();
         for (String r : retrievers) {
             Map<String, Double> perConversation = new LinkedHashMap<>();
             byConversation.forEach((conversation, s) -> perConversation.put(conversation, s.mean(r, "k")));
             atK.put(r, perConversation);
         }
+        scores.forEach((name, perVariant) -> {
+            Map<String, Double> perConversation = new LinkedHashMap<>();
+            perVariant.forEach((conversation, s) -> perConversation.put(conversation, s.mean("context", "k")));
+            atK.put("context:" + name, perConversation);
+        });
         ObjectNode node = ResponsesJson.JSON.createObjectNode();
         ArrayNode folds = node.putArray("folds");
         double mean = 0;
@@ -155,11 +206,12 @@ final class LocomoVariants {
 
     /** The leave-one-out results as text: each configuration per conversation, then the folds. */
     static void print(PrintWriter out, ObjectNode loo) {
-        out.printf(Locale.ROOT, "configurations per conversation (context within 500 / 2000 tokens)%n");
+        out.printf(Locale.ROOT, "configurations per conversation (context within 500 / 2000 tokens / its first K memories)%n");
         loo.path("variants").fields().forEachRemaining(v -> {
             out.printf(Locale.ROOT, "  %-26s", v.getKey());
-            v.getValue().fields().forEachRemaining(c -> out.printf(Locale.ROOT, "  %s %.3f/%.3f", c.getKey(),
-                    c.getValue().path("within_500").asDouble(), c.getValue().path("within_2000").asDouble()));
+            v.getValue().fields().forEachRemaining(c -> out.printf(Locale.ROOT, "  %s %.3f/%.3f/%.3f", c.getKey(),
+                    c.getValue().path("within_500").asDouble(), c.getValue().path("within_2000").asDouble(),
+                    c.getValue().path("recall_at_k").asDouble()));
             out.println();
         });
         out.printf(Locale.ROOT, "%nleave one conversation out: chosen on the other three, measured on it%n");

@@ -65,6 +65,11 @@ public final class HybridRetriever {
             return new Options(depth, rrfK, ranking, score, feedback);
         }
 
+        /** These options re-scoring with {@code other} weights. */
+        public Options withScore(MemoryScore other) {
+            return new Options(candidateDepth, rrfK, ranking, other, feedback);
+        }
+
         /** These options with {@code other} relevance feedback. */
         public Options withFeedback(RelevanceFeedback other) {
             return new Options(candidateDepth, rrfK, ranking, score, other);
