@@ -203,7 +203,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
         Map<String, ContextService> ablated = new LinkedHashMap<>();
         // the default context reads the store (its latency is measured); the others ask the same searches again
         MemoizedReader memoized = new MemoizedReader(retrieval.store());
-        HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), HybridRetriever.Options.DEFAULT);
+        HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), HybridRetriever.Options.FOR_CONTEXT);
         ablations().forEach((name, options) -> {
             ablated.put(name, new ContextService(memoized, retriever, options));
             ablationScores.put(name, new Scores());

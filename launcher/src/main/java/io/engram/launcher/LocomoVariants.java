@@ -56,7 +56,7 @@ final class LocomoVariants {
         Map<String, Variant> v = new LinkedHashMap<>();
         HybridRetriever.Options r = ISSUE_18.retrieval();
         ContextService.Options c = ISSUE_18.context();
-        v.put("default", new Variant(HybridRetriever.Options.DEFAULT, ContextService.Options.DEFAULT));
+        v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT));
         v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));
         v.put("100_candidates", new Variant(r, c.withCandidates(100)));

@@ -73,7 +73,7 @@ public final class ContextService {
                           SessionFocus focus, SessionDiversity diversity) {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
-                CONTEXT_TYPES, 50, new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
+                CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
                 SessionDiversity.NONE);
 
         public Options {

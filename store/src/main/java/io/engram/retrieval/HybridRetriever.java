@@ -47,8 +47,17 @@ public final class HybridRetriever {
      * @param feedback       the query's vector moved toward its best hits' and searched again, or not
      */
     public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score, RelevanceFeedback feedback) {
+        /** What {@code POST /v1/search} ranks by: RRF's usual k = 60 over 50 candidates from each retriever. */
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
                 MemoryScore.DEFAULT, RelevanceFeedback.NONE);
+        /**
+         * What a context's candidates are found by: 100 from each retriever fused with k = 20, chosen on LoCoMo
+         * conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k over
+         * deeper lists ranks a record both retrievers hold above one only one of them ranks first; a context takes
+         * dozens of candidates, so that one still goes in, while a search's first hit should stay it (the
+         * hand-made corpus of {@code HybridRetrieverTest}).
+         */
+        public static final Options FOR_CONTEXT = DEFAULT.withCandidateDepth(100).withRrfK(20);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
