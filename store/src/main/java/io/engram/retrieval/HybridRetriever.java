@@ -51,13 +51,13 @@ public final class HybridRetriever {
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
                 MemoryScore.DEFAULT, RelevanceFeedback.NONE);
         /**
-         * What a context's candidates are found by: 100 from each retriever fused with k = 20, chosen on LoCoMo
-         * conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k over
-         * deeper lists ranks a record both retrievers hold above one only one of them ranks first; a context takes
-         * dozens of candidates, so that one still goes in, while a search's first hit should stay it (the
-         * hand-made corpus of {@code HybridRetrieverTest}).
+         * What a context's candidates are found by: the same 50 from each retriever fused with k = 20, chosen on
+         * LoCoMo conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k
+         * ranks a record both retrievers hold above one only one of them ranks first; a context takes dozens of
+         * candidates, so that one still goes in, while a search's first hit should stay it (the hand-made corpus
+         * of {@code HybridRetrieverTest}).
          */
-        public static final Options FOR_CONTEXT = DEFAULT.withCandidateDepth(100).withRrfK(20);
+        public static final Options FOR_CONTEXT = DEFAULT.withRrfK(20);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
