@@ -1,24 +1,22 @@
 package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.EngramProducer;
 import io.engram.client.KafkaClients;
 import io.engram.client.Payload;
 import io.engram.client.PayloadValidator;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
+import io.engram.launcher.LocomoTally.Scores;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.model.eval.EvidenceLoss;
 import io.engram.model.eval.EvidenceRecall;
-import io.engram.model.eval.EvidenceRecall.Retrieved;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextItem;
-import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
-import io.engram.service.ResponsesJson;
 import io.engram.stack.EmbeddedStack;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -32,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -80,20 +79,16 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Option(names = "--max-questions", paramLabel = "N", description = "Evaluate at most N questions per conversation.")
     int maxQuestions = Integer.MAX_VALUE;
 
-    /** Sums of one measure per retriever, per category. */
-    static final class Scores {
-        final Map<String, double[]> sums = new LinkedHashMap<>();
-        int questions;
+    @Option(names = "--leave-one-out",
+            description = "Also compare the read path's configurations: each chosen on three conversations, measured on the fourth.")
+    boolean leaveOneOut;
 
-        void add(String retriever, String measure, double value) {
-            sums.computeIfAbsent(retriever + " " + measure, x -> new double[1])[0] += value;
-        }
+    @Option(names = "--latency-against", paramLabel = "NAME",
+            description = "Also time the context of this configuration of --leave-one-out's list, interleaved with the default's.")
+    String latencyAgainst;
 
-        double mean(String retriever, String measure) {
-            double[] s = sums.get(retriever + " " + measure);
-            return s == null || questions == 0 ? 0 : s[0] / questions;
-        }
-    }
+    /** How deep the retrievers look before a missed turn counts as not retrieved at all. */
+    static final int DEEP = 200;
 
     @Override
     public Integer call() throws Exception {
@@ -129,8 +124,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
             say(progress, String.format(Locale.ROOT, "pipeline done in %.1f s; asking the questions ...", ingestSeconds));
             try (Retrieval retrieval = Retrieval.open(pipeline.openSearch(), pipeline.index())) {
                 retrieval.store().refresh();
-                Result result = evaluate(retrieval, conversations);
-                report(out, result, pipeline.embeddingModel().id(), turns, ingestSeconds);
+                Result result = evaluate(retrieval, conversations, progress);
+                new LocomoReport(k, budget, json).print(out, result, pipeline.embeddingModel().id(), turns, ingestSeconds);
             }
         } finally {
             stack.ifPresent(EmbeddedStack::close);
@@ -175,15 +170,15 @@ final class EvalLocomoCommand implements Callable<Integer> {
     }
 
     /** What was measured. */
-    private record Result(Map<Integer, Scores> byCategory, Scores overall, Map<String, Scores> ablations,
-                          List<Long> contextNanos, int malformed, int skipped) {
+    record Result(LocomoTally tally, Map<String, Scores> ablations, Optional<LocomoVariants> variants,
+                          List<Long> contextNanos, List<Long> againstNanos, int malformed, int skipped) {
     }
 
     /** The context ablations: the full assembly with one technique switched off. */
     private static Map<String, ContextService.Options> ablations() {
         Map<String, ContextService.Options> a = new LinkedHashMap<>();
         ContextService.Options all = ContextService.Options.DEFAULT;
-        a.put("no_neighbours", all.withoutNeighbours());
+        a.put(NO_NEIGHBOURS, all.withoutNeighbours());
         a.put("keep_duplicates", all.keepingDuplicates());
         a.put("no_floor", all.withFloor(RelevanceFloor.NONE));
         a.put("with_summaries", all.withMemoryTypes(ContextService.MEMORY_TYPES));
@@ -191,23 +186,38 @@ final class EvalLocomoCommand implements Callable<Integer> {
         return a;
     }
 
-    private Result evaluate(Retrieval retrieval, List<LocomoData.Conversation> conversations) throws Exception {
-        Map<Integer, Scores> byCategory = new LinkedHashMap<>();
-        Scores overall = new Scores();
+    private static final String NO_NEIGHBOURS = "no_neighbours";
+
+    /** One question as the loop asks it. */
+    private record Question(String tenant, String conversation, int category, String text, EvidenceRecall.Evidence evidence,
+                            Map<String, String> turnTexts, Instant now) {
+        double recall(List<ContextItem> items) {
+            return EvidenceRecall.recall(evidence.ids(), LocomoItems.retrieved(items, tenant), turnTexts);
+        }
+    }
+
+    private Result evaluate(Retrieval retrieval, List<LocomoData.Conversation> conversations, PrintWriter progress)
+            throws Exception {
+        LocomoTally tally = new LocomoTally();
         Map<String, Scores> ablationScores = new LinkedHashMap<>();
         Map<String, ContextService> ablated = new LinkedHashMap<>();
+        // the default context reads the store (its latency is measured); the others ask the same searches again
+        MemoizedReader memoized = new MemoizedReader(retrieval.store());
+        HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), HybridRetriever.Options.FOR_CONTEXT);
         ablations().forEach((name, options) -> {
-            ablated.put(name, new ContextService(retrieval.store(), retrieval.retriever(), options));
+            ablated.put(name, new ContextService(memoized, retriever, options));
             ablationScores.put(name, new Scores());
         });
-        HybridRetriever fused = new HybridRetriever(retrieval.store(), retrieval.embedder(),
-                HybridRetriever.Options.DEFAULT.withRanking(HybridRetriever.Ranking.FUSED));
-        int depth = ContextService.Options.DEFAULT.candidates();
+        Optional<LocomoVariants> variants = leaveOneOut
+                ? Optional.of(new LocomoVariants(memoized, retrieval.embedder())) : Optional.empty();
         List<Long> latencies = new ArrayList<>();
+        List<Long> againstLatencies = new ArrayList<>();
+        Optional<ContextService> against = Optional.ofNullable(latencyAgainst).map(name -> LocomoVariants.service(name,
+                retrieval.store(), retrieval.embedder()));
         int malformed = 0;
         int skipped = 0;
         for (LocomoData.Conversation c : conversations) {
-            String tenant = tenant(c);
+            say(progress, "asking the questions of " + c.sampleId() + " ...");
             Map<String, String> turnTexts = new HashMap<>();
             c.turns().forEach(t -> turnTexts.put(t.diaId(), text(t)));
             Instant now = c.turns().get(c.turns().size() - 1).ts().plus(Duration.ofDays(1));
@@ -226,63 +236,91 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     continue;
                 }
                 asked++;
-                String question = qa.path("question").asText();
-                Scores cat = byCategory.computeIfAbsent(category, x -> new Scores());
-                Map<String, List<ContextItem>> ranked = new LinkedHashMap<>();
-                ranked.put("bm25", retrieval.store().bm25(tenant, question, depth, ContextService.MEMORY_TYPES).stream()
-                        .map(h -> ContextItem.of(h.record(), h.score())).toList());
-                ranked.put("vector", retrieval.store().knn(tenant, retrieval.embedder().embedQuery(question).vector(),
-                        depth, ContextService.MEMORY_TYPES).stream().map(h -> ContextItem.of(h.record(), h.score())).toList());
-                HybridRetriever.Query query = new HybridRetriever.Query(tenant, question, null, null,
-                        ContextService.MEMORY_TYPES, depth, now);
-                ranked.put("fused", fused.search(query).stream().map(h -> ContextItem.of(h.record(), h.score())).toList());
-                ranked.put("rescored", retrieval.retriever().search(query).stream()
-                        .map(h -> ContextItem.of(h.record(), h.score())).toList());
-                for (Scores s : List.of(cat, overall)) {
-                    s.questions++;
-                }
-                for (Map.Entry<String, List<ContextItem>> r : ranked.entrySet()) {
-                    List<ContextItem> top = r.getValue().subList(0, Math.min(k, r.getValue().size()));
-                    add(List.of(cat, overall), r.getKey(), "k", recall(evidence, top, tenant, turnTexts));
-                    for (int b : BUDGETS) {
-                        List<ContextItem> within = withinBudget(r.getValue(), b);
-                        add(List.of(cat, overall), r.getKey(), String.valueOf(b), recall(evidence, within, tenant, turnTexts));
-                        if (b == budget) {
-                            add(List.of(cat, overall), r.getKey(), "tokens", within.stream().mapToInt(ContextItem::tokens).sum());
-                        }
-                    }
-                }
+                memoized.forget();
+                Question q = new Question(tenant(c), c.sampleId(), category, qa.path("question").asText(), evidence,
+                        turnTexts, now);
+                List<LocomoTally.Group> groups = tally.groupsOf(category, c.sampleId());
+                scoreRetrievers(retrieval, q, groups);
+                Map<Integer, AssembledContext> contexts = new HashMap<>();
                 for (int b : BUDGETS) {
-                    long start = System.nanoTime();
-                    AssembledContext context = retrieval.context().assemble(
-                            new ContextService.Request(tenant, null, null, question, b), now);
-                    if (b == budget) {
-                        latencies.add(System.nanoTime() - start);
-                        add(List.of(cat, overall), "context", "tokens", context.tokensUsed());
-                        add(List.of(cat, overall), "context", "date_tokens", dateTokens(context));
+                    // the other configuration first every other question, so neither always meets warm caches
+                    boolean otherFirst = b == budget && against.isPresent() && asked % 2 == 0;
+                    if (otherFirst) {
+                        timed(against.get(), request(q, b), now, againstLatencies);
                     }
-                    add(List.of(cat, overall), "context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
+                    AssembledContext context = timed(retrieval.context(), request(q, b), now, latencies);
+                    if (b == budget) {
+                        add(groups, "context", "tokens", context.tokensUsed());
+                        add(groups, "context", "date_tokens", dateTokens(context));
+                        if (against.isPresent() && !otherFirst) {
+                            timed(against.get(), request(q, b), now, againstLatencies);
+                        }
+                    } else {
+                        latencies.remove(latencies.size() - 1);
+                    }
+                    contexts.put(b, context);
+                    add(groups, "context", String.valueOf(b), q.recall(LocomoItems.included(context)));
                 }
+                Map<Integer, AssembledContext> withoutNeighbours = new HashMap<>();
                 for (Map.Entry<String, ContextService> a : ablated.entrySet()) {
                     Scores s = ablationScores.get(a.getKey());
                     s.questions++;
                     for (int b : BUDGETS) {
-                        AssembledContext context = a.getValue().assemble(
-                                new ContextService.Request(tenant, null, null, question, b), now);
-                        s.add("context", String.valueOf(b), recall(evidence, included(context), tenant, turnTexts));
+                        AssembledContext context = a.getValue().assemble(request(q, b), now);
+                        s.add("context", String.valueOf(b), q.recall(LocomoItems.included(context)));
                         if (b == budget) {
                             s.add("context", "tokens", context.tokensUsed());
                             s.add("context", "date_tokens", dateTokens(context));
                         }
+                        if (a.getKey().equals(NO_NEIGHBOURS)) {
+                            withoutNeighbours.put(b, context);
+                        }
                     }
+                }
+                tallyLosses(retrieval, q, groups, contexts, withoutNeighbours);
+                variants.ifPresent(v -> v.ask(q.conversation(), q.tenant(), q.text(), q.now(), k, q::recall));
+            }
+        }
+        return new Result(tally, ablationScores, variants, latencies, againstLatencies, malformed, skipped);
+    }
+
+    private static AssembledContext timed(ContextService service, ContextService.Request request, Instant now, List<Long> into) {
+        long start = System.nanoTime();
+        AssembledContext context = service.assemble(request, now);
+        into.add(System.nanoTime() - start);
+        return context;
+    }
+
+    private static ContextService.Request request(Question q, int budget) {
+        return new ContextService.Request(q.tenant(), null, null, q.text(), budget);
+    }
+
+    /** The four ranked lists at top K and cut to each budget the naive way. */
+    private void scoreRetrievers(Retrieval retrieval, Question q, List<LocomoTally.Group> groups) {
+        int depth = ContextService.Options.DEFAULT.candidates();
+        Map<String, List<ContextItem>> ranked = new LinkedHashMap<>();
+        ranked.put("bm25", retrieval.store().bm25(q.tenant(), q.text(), depth, ContextService.MEMORY_TYPES).stream()
+                .map(h -> ContextItem.of(h.record(), h.score())).toList());
+        ranked.put("vector", retrieval.store().knn(q.tenant(), retrieval.embedder().embedQuery(q.text()).vector(),
+                depth, ContextService.MEMORY_TYPES).stream().map(h -> ContextItem.of(h.record(), h.score())).toList());
+        ranked.put("fused", items(fused(retrieval, depth).search(query(q, depth))));
+        ranked.put("rescored", items(retrieval.retriever().search(query(q, depth))));
+        for (Map.Entry<String, List<ContextItem>> r : ranked.entrySet()) {
+            List<ContextItem> top = r.getValue().subList(0, Math.min(k, r.getValue().size()));
+            add(groups, r.getKey(), "k", q.recall(top));
+            for (int b : BUDGETS) {
+                List<ContextItem> within = LocomoItems.withinBudget(r.getValue(), b);
+                add(groups, r.getKey(), String.valueOf(b), q.recall(within));
+                if (b == budget) {
+                    add(groups, r.getKey(), "tokens", within.stream().mapToInt(ContextItem::tokens).sum());
                 }
             }
         }
-        return new Result(byCategory, overall, ablationScores, latencies, malformed, skipped);
     }
 
-    private static void add(List<Scores> into, String retriever, String measure, double value) {
-        into.forEach(s -> s.add(retriever, measure, value));
+    private static HybridRetriever fused(Retrieval retrieval, int depth) {
+        return new HybridRetriever(retrieval.store(), retrieval.embedder(), HybridRetriever.Options.DEFAULT
+                .withRanking(HybridRetriever.Ranking.FUSED).withCandidateDepth(depth));
     }
 
     /** What the context's date lines take of its tokens: what its items took beyond their texts. */
@@ -290,100 +328,32 @@ final class EvalLocomoCommand implements Callable<Integer> {
         return context.included().stream().mapToInt(i -> i.tokens() - i.item().tokens()).sum();
     }
 
-    private static List<ContextItem> included(AssembledContext context) {
-        return context.included().stream().map(AssembledContext.Included::item).toList();
+    private static HybridRetriever.Query query(Question q, int depth) {
+        return new HybridRetriever.Query(q.tenant(), q.text(), null, null, ContextService.MEMORY_TYPES, depth, q.now());
     }
 
-    /** A ranked list cut to a budget the way a naive context would: in rank order, every item that still fits. */
-    private static List<ContextItem> withinBudget(List<ContextItem> ranked, int budget) {
-        List<ContextItem> kept = new ArrayList<>();
-        int left = budget;
-        for (ContextItem r : ranked) {
-            if (r.tokens() <= left) {
-                kept.add(r);
-                left -= r.tokens();
-            }
-        }
-        return kept;
+    private static List<ContextItem> items(List<HybridRetriever.Result> results) {
+        return results.stream().map(h -> ContextItem.of(h.record(), h.score())).toList();
     }
 
-    private static double recall(EvidenceRecall.Evidence evidence, List<ContextItem> items, String tenant,
-                                 Map<String, String> turnTexts) {
-        List<Retrieved> retrieved = new ArrayList<>();
-        for (ContextItem i : items) {
-            if (i.type() == RecordType.SUMMARY) {
-                retrieved.add(Retrieved.summary(i.text()));
-            } else if (i.type() == RecordType.TURN && i.id().startsWith(tenant + "/")) {
-                // turn ids are tenant/session/turn_id, and the turn id is LoCoMo's dialogue id
-                retrieved.add(Retrieved.turn(i.id().substring(i.id().lastIndexOf('/') + 1), i.text()));
-            }
+    /** Where each evidence turn the default context missed was lost ({@link EvidenceLoss}), at the bars' budgets. */
+    private static void tallyLosses(Retrieval retrieval, Question q, List<LocomoTally.Group> groups,
+                                    Map<Integer, AssembledContext> contexts, Map<Integer, AssembledContext> withoutNeighbours) {
+        Set<String> deep = LocomoItems.dialogueIds(items(fused(retrieval, DEEP).search(query(q, DEEP))), q.tenant());
+        for (int b : LocomoTally.LOSS_BUDGETS) {
+            AssembledContext context = contexts.get(b);
+            Set<String> competed = LocomoItems.dialogueIds(LocomoItems.included(context), q.tenant());
+            context.excluded().stream().filter(e -> !e.reason().contains(ContextService.UNRELATED))
+                    .forEach(e -> competed.addAll(LocomoItems.dialogueIds(List.of(e.item()), q.tenant())));
+            Set<String> bare = LocomoItems.dialogueIds(LocomoItems.included(withoutNeighbours.get(b)), q.tenant());
+            List<EvidenceLoss.Bucket> lost = EvidenceRecall.missing(q.evidence().ids(), LocomoItems.retrieved(LocomoItems.included(context), q.tenant()),
+                    q.turnTexts()).stream().map(id -> EvidenceLoss.of(deep.contains(id), competed.contains(id), bare.contains(id)))
+                    .toList();
+            groups.forEach(g -> g.losses(b).add(q.evidence().ids().size(), lost));
         }
-        return EvidenceRecall.recall(evidence.ids(), retrieved, turnTexts);
     }
 
-    private void report(PrintWriter out, Result r, String model, int turns, double ingestSeconds) throws Exception {
-        long[] sorted = r.contextNanos().stream().mapToLong(Long::longValue).sorted().toArray();
-        double p50 = percentileMillis(sorted, 0.50);
-        double p95 = percentileMillis(sorted, 0.95);
-        if (json) {
-            ObjectNode root = ResponsesJson.JSON.createObjectNode();
-            root.put("embedding_model", model).put("k", k).put("budget", budget).put("questions", r.overall().questions)
-                    .put("malformed_evidence_ids", r.malformed()).put("questions_without_evidence", r.skipped())
-                    .put("turns", turns).put("pipeline_seconds", ingestSeconds)
-                    .put("context_latency_p50_ms", p50).put("context_latency_p95_ms", p95);
-            root.set("overall", scoresJson(r.overall(), RETRIEVERS));
-            ObjectNode cats = root.putObject("per_category");
-            r.byCategory().forEach((cat, s) -> cats.set(String.valueOf(cat), scoresJson(s, RETRIEVERS)));
-            ObjectNode ablations = root.putObject("ablations");
-            r.ablations().forEach((name, s) -> ablations.set(name, scoresJson(s, List.of("context")).get("context")));
-            out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(root));
-            return;
-        }
-        out.printf(Locale.ROOT, "%d questions (categories 1-4), %d malformed evidence ids tolerated, %d without evidence%n",
-                r.overall().questions, r.malformed(), r.skipped());
-        out.printf(Locale.ROOT, "%d turns through the pipeline (%s) in %.1f s; context at %d tokens: latency p50 %.1f ms, p95 %.1f ms%n%n",
-                turns, model, ingestSeconds, budget, p50, p95);
-        table(out, "all", r.overall(), RETRIEVERS);
-        for (Map.Entry<Integer, Scores> e : r.byCategory().entrySet()) {
-            table(out, "category " + e.getKey(), e.getValue(), RETRIEVERS);
-        }
-        out.printf(Locale.ROOT, "context ablations (all questions)%n  %-16s %9s %9s %9s %9s%n", "", "@500 tok", "@1000 tok",
-                "@2000 tok", "tokens");
-        r.ablations().forEach((name, s) -> out.printf(Locale.ROOT, "  %-16s %9.3f %9.3f %9.3f %9.0f%n", name,
-                s.mean("context", "500"), s.mean("context", "1000"), s.mean("context", "2000"), s.mean("context", "tokens")));
-    }
-
-    private static double percentileMillis(long[] sorted, double p) {
-        return sorted.length == 0 ? 0 : sorted[(int) Math.ceil(p * sorted.length) - 1] / 1e6;
-    }
-
-    private ObjectNode scoresJson(Scores s, List<String> retrievers) {
-        ObjectNode node = ResponsesJson.JSON.createObjectNode();
-        node.put("questions", s.questions);
-        for (String r : retrievers) {
-            ObjectNode o = node.putObject(r);
-            if (!r.equals("context")) {
-                o.put("recall_at_k", s.mean(r, "k"));
-            }
-            for (int b : BUDGETS) {
-                o.put("within_" + b, s.mean(r, String.valueOf(b)));
-            }
-            o.put("mean_tokens", s.mean(r, "tokens"));
-            if (r.equals("context")) {
-                o.put("mean_date_tokens", s.mean(r, "date_tokens"));
-            }
-        }
-        return node;
-    }
-
-    private void table(PrintWriter out, String title, Scores s, List<String> retrievers) {
-        out.printf(Locale.ROOT, "%s (%d questions)%n  %-16s %9s %9s %9s %9s %9s%n", title, s.questions, "retriever",
-                "recall@" + k, "@500 tok", "@1000 tok", "@2000 tok", "tokens");
-        for (String r : retrievers) {
-            out.printf(Locale.ROOT, "  %-16s %9s %9.3f %9.3f %9.3f %9.0f%n", r,
-                    r.equals("context") ? "-" : String.format(Locale.ROOT, "%.3f", s.mean(r, "k")),
-                    s.mean(r, "500"), s.mean(r, "1000"), s.mean(r, "2000"), s.mean(r, "tokens"));
-        }
-        out.println();
+    private static void add(List<LocomoTally.Group> into, String retriever, String measure, double value) {
+        into.forEach(g -> g.scores().add(retriever, measure, value));
     }
 }

@@ -11,6 +11,8 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.model.retrieval.SessionDiversity;
+import io.engram.model.retrieval.SessionFocus;
 import io.engram.store.MemoryReader;
 import io.engram.model.facts.Validity;
 import java.time.Instant;
@@ -47,6 +49,8 @@ public final class ContextService {
     /** Rules held for all tenants together (tens of MB): a few hundred per agent document, so hundreds of tenants. */
     private static final int CACHED_RULES = 50_000;
     private static final int TAIL_WINDOW = 256;
+    /** What the reason of a memory left out by the relevance floor says. */
+    public static final String UNRELATED = "unrelated: no query word";
 
     /** One request; {@code asOf}, when not null, asks for the memories valid then instead of now. */
     public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens,
@@ -68,12 +72,16 @@ public final class ContextService {
      * @param neighbours           the turns a retrieved turn brings with it, and their scores
      * @param duplicateContainment from which a memory counts as already said ({@link ContextAssembler})
      * @param floor                which retrieved memories are related to the query at all
+     * @param focus                how much the hits of the sessions with most hits gain on the others
+     * @param diversity            how much less a session's further hits score than its first
      */
     public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
-                          NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor) {
+                          NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
+                          SessionFocus focus, SessionDiversity diversity) {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
-                CONTEXT_TYPES, 50, new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9));
+                CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
+                SessionDiversity.NONE);
 
         public Options {
             memoryTypes = Set.copyOf(memoryTypes);
@@ -83,25 +91,38 @@ public final class ContextService {
         }
 
         public Options withMemoryTypes(Set<RecordType> types) {
-            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor);
+            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity);
         }
 
         public Options withCandidates(int n) {
-            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor);
+            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity);
         }
 
         /** Without neighbouring turns. */
         public Options withoutNeighbours() {
-            return new Options(alpha2, tail, memoryTypes, candidates, NeighbourTurns.NONE, duplicateContainment, floor);
+            return withNeighbours(NeighbourTurns.NONE);
+        }
+
+        public Options withNeighbours(NeighbourTurns other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity);
+        }
+
+        public Options withDiversity(SessionDiversity other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other);
+        }
+
+        public Options withFocus(SessionFocus other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity);
         }
 
         /** With near-duplicates kept. */
         public Options keepingDuplicates() {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor,
+                    focus, diversity);
         }
 
         public Options withFloor(RelevanceFloor other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity);
         }
     }
 
@@ -131,7 +152,7 @@ public final class ContextService {
         Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
-        List<HybridRetriever.Result> hits = search(request, now, reads, stages);
+        List<HybridRetriever.Result> hits = spread(search(request, now, reads, stages));
         RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
@@ -158,6 +179,34 @@ public final class ContextService {
         return List.of();
     }
 
+    /** The hits reweighted by {@link SessionFocus}, then {@link SessionDiversity}, best first. */
+    private List<HybridRetriever.Result> spread(List<HybridRetriever.Result> hits) {
+        if (options.focus().equals(SessionFocus.NONE) && options.diversity().equals(SessionDiversity.NONE)) {
+            return hits;
+        }
+        List<HybridRetriever.Result> focused = withScores(hits, options.focus().scores(sessions(hits), scores(hits)));
+        return withScores(focused, options.diversity().scores(sessions(focused), scores(focused)));
+    }
+
+    private static List<String> sessions(List<HybridRetriever.Result> hits) {
+        return hits.stream().map(h -> h.record().sessionId()).toList();
+    }
+
+    private static double[] scores(List<HybridRetriever.Result> hits) {
+        return hits.stream().mapToDouble(HybridRetriever.Result::score).toArray();
+    }
+
+    /** The hits with new scores, best first. */
+    private static List<HybridRetriever.Result> withScores(List<HybridRetriever.Result> hits, double[] scores) {
+        List<HybridRetriever.Result> rescored = new ArrayList<>();
+        for (int i = 0; i < scores.length; i++) {
+            HybridRetriever.Result h = hits.get(i);
+            rescored.add(new HybridRetriever.Result(h.record(), scores[i], h.cosine(), h.fused(), h.lexicalRank(), h.vectorRank()));
+        }
+        rescored.sort(Comparator.comparingDouble(HybridRetriever.Result::score).reversed());
+        return rescored;
+    }
+
     /**
      * The hits related to the query ({@link RelevanceFloor}) and the candidates they make, by id; the others as
      * exclusions that say why.
@@ -175,8 +224,8 @@ public final class ContextService {
                 relevance.candidates().put(r.record().id(), ContextItem.of(r.record(), r.score()));
             } else {
                 relevance.unrelated().add(new Excluded(ContextItem.of(r.record(), r.score()), Section.MEMORIES,
-                        String.format(Locale.ROOT, "score %.4f, unrelated: no query word, cosine %.3f below the floor %.3f",
-                                r.score(), r.cosine(), options.floor().minimumCosine(bestCosine))));
+                        String.format(Locale.ROOT, "score %.4f, %s, cosine %.3f below the floor %.3f", r.score(), UNRELATED,
+                                r.cosine(), options.floor().minimumCosine(bestCosine))));
             }
         }
         return relevance;

@@ -6,6 +6,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.RelevanceFeedback;
 import io.engram.model.tokens.TokenCounter;
 import io.engram.store.MemoryReader;
 import io.engram.store.MemoryReader.ScoredRecord;
@@ -18,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -44,14 +46,44 @@ public final class HybridRetriever {
      * @param rrfK           the constant of the reciprocal rank fusion of the two lists
      * @param ranking        fused or re-scored order
      * @param score          the re-scoring weights
+     * @param feedback       the query's vector moved toward its best hits' and searched again, or not
      */
-    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score) {
+    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score, RelevanceFeedback feedback) {
+        /** What {@code POST /v1/search} ranks by: RRF's usual k = 60 over 50 candidates from each retriever. */
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
-                MemoryScore.DEFAULT);
+                MemoryScore.DEFAULT, RelevanceFeedback.NONE);
+        /**
+         * What a context's candidates are found by: the same 50 from each retriever fused with k = 20, chosen on
+         * LoCoMo conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k
+         * ranks a record both retrievers hold above one only one of them ranks first; a context takes dozens of
+         * candidates, so that one still goes in, while a search's first hit should stay it (the hand-made corpus
+         * of {@code HybridRetrieverTest}).
+         */
+        public static final Options FOR_CONTEXT = DEFAULT.withRrfK(20);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
-            return new Options(candidateDepth, rrfK, other, score);
+            return new Options(candidateDepth, rrfK, other, score, feedback);
+        }
+
+        /** These options fusing with the constant {@code k} instead. */
+        public Options withRrfK(int k) {
+            return new Options(candidateDepth, k, ranking, score, feedback);
+        }
+
+        /** These options with {@code depth} candidates from each retriever. */
+        public Options withCandidateDepth(int depth) {
+            return new Options(depth, rrfK, ranking, score, feedback);
+        }
+
+        /** These options re-scoring with {@code other} weights. */
+        public Options withScore(MemoryScore other) {
+            return new Options(candidateDepth, rrfK, ranking, other, feedback);
+        }
+
+        /** These options with {@code other} relevance feedback. */
+        public Options withFeedback(RelevanceFeedback other) {
+            return new Options(candidateDepth, rrfK, ranking, score, other);
         }
     }
 
@@ -136,6 +168,12 @@ public final class HybridRetriever {
         stages.lap("search");
         List<Result> ranked = rank(query, vector, lexical.get(), semantic);
         stages.lap("rank");
+        if (options.feedback().on()) {
+            float[] moved = options.feedback().expand(vector, ranked.stream().map(r -> r.record().embedding())
+                    .filter(Objects::nonNull).limit(options.feedback().hits()).toList());
+            ranked = rank(query, moved, lexical.get(), store.knn(query.tenantId(), moved, depth, query.types()));
+            stages.lap("feedback");
+        }
         return ranked;
     }
 

@@ -7,7 +7,10 @@ import io.engram.store.OpenSearchConnection;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 
-/** The read side wired once: store, cached query embedder, hybrid retriever, context service. */
+/**
+ * The read side wired once: store, cached query embedder, the hybrid retriever of searches, and the context service
+ * (with a retriever of its own: {@link HybridRetriever.Options#FOR_CONTEXT}).
+ */
 public record Retrieval(MemoryStore store, CachingEmbedder embedder, HybridRetriever retriever,
                         ContextService context) implements AutoCloseable {
 
@@ -30,8 +33,8 @@ public record Retrieval(MemoryStore store, CachingEmbedder embedder, HybridRetri
     private static Retrieval over(MemoryStore store, EmbeddingModel model) {
         CachingEmbedder embedder = new CachingEmbedder(model.open(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
-        return new Retrieval(store, embedder, retriever,
-                new ContextService(store, retriever, ContextService.Options.DEFAULT));
+        return new Retrieval(store, embedder, retriever, new ContextService(store,
+                new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT), ContextService.Options.DEFAULT));
     }
 
     @Override

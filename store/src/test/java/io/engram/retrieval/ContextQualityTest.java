@@ -91,7 +91,7 @@ class ContextQualityTest {
                 .embedding(memory.vector()).tokens(memory.tokens()).build());
         store.upsert(records);
         store.refresh();
-        retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
+        retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT);
     }
 
     private static List<MemoryRecord> turns(String session, List<String> texts, int from) {

@@ -12,6 +12,8 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.model.retrieval.SessionDiversity;
+import io.engram.model.retrieval.SessionFocus;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
@@ -73,7 +75,8 @@ class ContextServiceTest {
         store.refresh();
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
-                ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE));
+                ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
+                SessionFocus.NONE, SessionDiversity.NONE));
     }
 
     @AfterAll

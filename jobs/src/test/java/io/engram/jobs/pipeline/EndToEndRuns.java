@@ -289,8 +289,9 @@ abstract class EndToEndRuns {
         long indexed = metrics.sum("engram_op_opensearch_documents", "op", "index");
         long superseded = metrics.sum("engram_op_opensearch_documents", "op", "supersede");
         // umbrella's marks: Paris by Berlin, Berlin by Rome then by Lisbon; and the forgotten phone number by the new
-        // one when that arrives before the forget (another topic), a mark OpenSearch applies before the forget
-        assertThat(superseded).isIn(3L, 4L);
+        // one when that arrives before the forget (another topic), a mark OpenSearch applies before the forget — sent
+        // once more for a target the writer keeps no fact of (FactKeeper), so how many depends on that race
+        assertThat(superseded).isBetween(3L, 5L);
         assertThat(indexed + superseded).as("a mark is an update, which OpenSearch counts as an index")
                 .isPositive().isEqualTo(indexedByOpenSearch);
         long summaries = metrics.sum("engram_summaries_written");

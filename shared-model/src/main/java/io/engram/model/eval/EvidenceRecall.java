@@ -57,16 +57,21 @@ public final class EvidenceRecall {
 
     /** Fraction of {@code evidence} present in {@code retrieved}; {@code turnTexts} maps dialogue id to text. */
     public static double recall(Set<String> evidence, Collection<Retrieved> retrieved, Map<String, String> turnTexts) {
+        return (evidence.size() - missing(evidence, retrieved, turnTexts).size()) / (double) evidence.size();
+    }
+
+    /** The ids of {@code evidence} not present in {@code retrieved}, in evidence order. */
+    public static Set<String> missing(Set<String> evidence, Collection<Retrieved> retrieved, Map<String, String> turnTexts) {
         if (evidence.isEmpty()) {
             throw new IllegalArgumentException("no evidence to recall");
         }
-        int found = 0;
+        Set<String> missing = new LinkedHashSet<>();
         for (String id : evidence) {
-            if (present(id, retrieved, turnTexts.get(id))) {
-                found++;
+            if (!present(id, retrieved, turnTexts.get(id))) {
+                missing.add(id);
             }
         }
-        return found / (double) evidence.size();
+        return missing;
     }
 
     private static boolean present(String id, Collection<Retrieved> retrieved, String text) {
