@@ -292,8 +292,10 @@ abstract class EndToEndRuns {
         // one when that arrives before the forget (another topic), a mark OpenSearch applies before the forget — sent
         // once more for a target the writer keeps no fact of (FactKeeper), so how many depends on that race
         assertThat(superseded).isBetween(3L, 5L);
-        assertThat(indexed + superseded).as("a mark is an update, which OpenSearch counts as an index")
-                .isPositive().isEqualTo(indexedByOpenSearch);
+        // a mark is an update, which OpenSearch counts as an index; a mark of a memory the store no longer holds (the
+        // phone number, forgotten before its mark arrived) is sent and counted but changes nothing
+        assertThat(indexed).isPositive();
+        assertThat(indexedByOpenSearch - indexed).as("marks OpenSearch applied").isBetween(3L, superseded);
         long summaries = metrics.sum("engram_summaries_written");
         assertThat(summaries).isGreaterThanOrEqualTo(plain.values().stream().flatMap(List::stream)
                 .filter(l -> l.split("\\|", -1)[1].equals("summary")).count()).isPositive();
