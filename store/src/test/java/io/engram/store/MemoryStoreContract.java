@@ -281,6 +281,37 @@ abstract class MemoryStoreContract {
         assertThat(ids("forgetting-other")).hasSize(1);
     }
 
+    private static MemoryRecord turnOf(String tenant, String user, String session, int seq) {
+        return MemoryRecord.of(RecordIds.turn(tenant, session, "t" + seq), tenant, RecordType.TURN,
+                user + " said thing " + seq, Records.T0.plusSeconds(seq)).embedding(new float[] {1, 0, 0})
+                .session(session).user(user).role("user").position(seq).tokens(4).build();
+    }
+
+    @Test
+    void aForgetOfAUserWithThousandsOfRecordsDeletesExactlyThemAndNoOneElses() {
+        String t = "forgetting-many";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int s = 0; s < 1_500; s++) { // ann: 3,000 turns in 1,500 sessions
+            records.add(turnOf(t, "ann", "ann-s" + s, 0));
+            records.add(turnOf(t, "ann", "ann-s" + s, 1));
+        }
+        for (int s = 0; s < 500; s++) { // bob: 1,000 turns in sessions of his own, beside ann's
+            records.add(turnOf(t, "bob", "bob-s" + s, 0));
+            records.add(turnOf(t, "bob", "bob-s" + s, 1));
+        }
+        for (int s = 0; s < 250; s++) { // a user named ann in another tenant
+            records.add(turnOf("forgetting-many-other", "ann", "ann-s" + s, 0));
+        }
+        store.upsert(records);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).isEqualTo(3_000);
+        store.refresh();
+        assertThat(store.count(t, Set.of())).as("bob's turns, all kept").isEqualTo(1_000);
+        assertThat(store.find(t, Map.of("user_id", "ann"), Set.of(), 10, null, false)).isEmpty();
+        assertThat(store.count("forgetting-many-other", Set.of())).as("the other tenant's ann is not this one")
+                .isEqualTo(250);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).as("a replay deletes nothing more").isZero();
+    }
+
     @Test
     void aForgetOfAMemoryReachesWhatNamesItByTheGatewaysOwnId() {
         String t = "forgetting-own";
