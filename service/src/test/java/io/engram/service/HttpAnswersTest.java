@@ -88,9 +88,14 @@ class HttpAnswersTest {
         assertThat(rejects.at("/rejects/0/rejected_at").asText()).isEqualTo(Instant.ofEpochMilli(4).toString());
 
         assertThat(api.call("GET", "/v1/tenants", ACME, null).body().toString())
-                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":false}");
+                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":false,\"next_after\":null}");
         assertThat(api.call("GET", "/v1/tenants", OPERATOR, null).body().toString())
-                .isEqualTo("{\"tenants\":[\"acme\",\"globex\"],\"operator\":true}");
+                .isEqualTo("{\"tenants\":[\"acme\",\"globex\"],\"operator\":true,\"next_after\":null}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1", OPERATOR, null).body().toString())
+                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":true,\"next_after\":\"acme\"}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1&after=acme", OPERATOR, null).body().toString())
+                .isEqualTo("{\"tenants\":[\"globex\"],\"operator\":true,\"next_after\":null}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1001", OPERATOR, null).status()).isEqualTo(400);
     }
 
     @Test
