@@ -139,6 +139,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         metrics.gauge("detector_tenants", () -> tenants);
         metrics.gauge("detector_open_cycles", () -> openCycles);
         metrics.gauge("detector_shape_records", () -> shapeRecords);
+        metrics.gauge("detector_held_shape_records", liveShapes::heldRecords);
     }
 
     private static ValueStateDescriptor<OpenCycle> openCycleDescriptor() {

@@ -25,7 +25,8 @@ final class LiveShapes {
     private final long maxRecords;
     private final Map<String, StoreShape> byTenant = new LinkedHashMap<>(16, 0.75f, true);
     private final Set<String> changed = new HashSet<>();
-    private long held;
+    /** Read by the metrics reporter's thread (a gauge). */
+    private volatile long held;
 
     LiveShapes(long maxRecords) {
         this.maxRecords = maxRecords;
