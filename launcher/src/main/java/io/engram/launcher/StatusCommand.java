@@ -56,6 +56,8 @@ final class StatusCommand implements Callable<Integer> {
     static final String NOTHING_RUNNING = "nothing is running here: start `./engram up`, or give --config FILE / --rest URL";
     /** How long status waits for a server to take a connection or answer a question. */
     private static final Duration PATIENCE = Duration.ofSeconds(5);
+    /** The tenants whose open alerts a glance shows, so a thousand alerting tenants stay one screen. */
+    static final int ALERT_TENANTS_SHOWN = 20;
     /** How long status waits for the JobManager to fetch the tasks' metrics (Flink's fetch interval is 10 s). */
     private static final Duration METRICS_FETCHED = Duration.ofSeconds(15);
 
@@ -307,8 +309,14 @@ final class StatusCommand implements Callable<Integer> {
         if (open.isEmpty()) {
             out.println("alerts:     none open");
         }
-        open.forEach((tenant, kinds) -> out.println("alerts:     " + tenant + ": " + String.join(", ", kinds)));
+        open.entrySet().stream().limit(ALERT_TENANTS_SHOWN).forEach(e -> out.println("alerts:     " + e.getKey() + ": "
+                + String.join(", ", e.getValue())));
+        if (open.size() > ALERT_TENANTS_SHOWN) {
+            out.println("alerts:     and " + (open.size() - ALERT_TENANTS_SHOWN)
+                    + " more tenants (each tenant's: GET /v1/health, the console's Health page)");
+        }
     }
+
 
     private static String rate(OptionalDouble perSecond) {
         return perSecond.isEmpty() ? "?" : String.format(java.util.Locale.ROOT, "%.1f", perSecond.getAsDouble());

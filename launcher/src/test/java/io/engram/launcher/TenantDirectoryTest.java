@@ -15,12 +15,15 @@ import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -31,16 +34,20 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The tenant directory at a thousand tenants, on a real PostgreSQL through the real service: an operator key pages
+ * A thousand tenants, on a real PostgreSQL: through the real service an operator key pages
  * through every tenant with cycle rows exactly once, in order, each page within its limit (a page is one query,
- * a primary-key probe per tenant listed: {@code ServiceDatabase}).
+ * a primary-key probe per tenant listed: {@code ServiceDatabase}); {@code ./engram status} lists
+ * the open alerts of the first twenty and counts the others.
  */
 @ExtendWith(EmbeddedServicesExtension.class)
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -50,6 +57,7 @@ class TenantDirectoryTest {
     private static final String PREFIX = "dir-";
     private static final int TENANTS = 1_000;
     private static final int CYCLES_EACH = 5;
+    private static final Instant CYCLE_TIME = Instant.parse("2026-11-20T10:00:00Z");
     private static final String OPERATOR_KEY = "directory-operator-key-0123456789abcdef";
 
     private final HttpClient http = HttpClient.newHttpClient();
@@ -60,8 +68,10 @@ class TenantDirectoryTest {
         try (Connection c = postgres.connect()) {
             try (Statement s = c.createStatement()) {
                 s.executeUpdate("DELETE FROM cycle_metrics WHERE tenant_id LIKE '" + PREFIX + "%'");
+                s.executeUpdate("DELETE FROM collapse_alerts WHERE tenant_id LIKE '" + PREFIX + "%'");
             }
             insertCycles(c);
+            insertAlerts(c);
         }
         String index = "engram-memories-directory";
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(), index, RetryPolicy.DEFAULT)) {
@@ -89,7 +99,24 @@ class TenantDirectoryTest {
                 for (int cycle = 0; cycle < CYCLES_EACH; cycle++) {
                     ps.setString(1, tenant(t));
                     ps.setString(2, "c" + cycle);
-                    ps.setTimestamp(3, Timestamp.from(Instant.parse("2026-11-20T10:00:00Z").plusSeconds(cycle)));
+                    ps.setTimestamp(3, Timestamp.from(CYCLE_TIME.plusSeconds(cycle)));
+                    ps.addBatch();
+                }
+            }
+            ps.executeBatch();
+        }
+    }
+
+    /** Every tenant: churn on its first cycle (cleared since) and collapse-recall on its newest (open). */
+    private static void insertAlerts(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO collapse_alerts (tenant_id, cycle_id, kind, ts,"
+                + " canary_set_id, detail) VALUES (?, ?, ?, ?, 'cs', '')")) {
+            for (int t = 0; t < TENANTS; t++) {
+                for (int cycle : new int[] {0, CYCLES_EACH - 1}) {
+                    ps.setString(1, tenant(t));
+                    ps.setString(2, "c" + cycle);
+                    ps.setString(3, cycle == 0 ? "churn" : "collapse-recall");
+                    ps.setTimestamp(4, Timestamp.from(CYCLE_TIME.plusSeconds(cycle)));
                     ps.addBatch();
                 }
             }
@@ -108,6 +135,36 @@ class TenantDirectoryTest {
         }
         try (Connection c = postgres.connect(); Statement s = c.createStatement()) { // other tests list tenants too
             s.executeUpdate("DELETE FROM cycle_metrics WHERE tenant_id LIKE '" + PREFIX + "%'");
+            s.executeUpdate("DELETE FROM collapse_alerts WHERE tenant_id LIKE '" + PREFIX + "%'");
+        }
+    }
+
+    @Test
+    void statusShowsTheOpenAlertsOfTwentyTenantsAndCountsTheRest(EmbeddedPostgreSql postgres, @TempDir Path home)
+            throws Exception {
+        Path settings = home.resolve("pipeline.properties");
+        Files.writeString(settings, String.join("\n", "kafka.bootstrap=127.0.0.1:" + closedPort(),
+                "flink.rest.port=" + closedPort(), "postgres.url=" + postgres.jdbcUrl(),
+                "postgres.user=" + EmbeddedPostgreSql.USER));
+
+        CliRun status = CliRun.of("status", "--config", settings.toString());
+
+        List<String> alerts = status.out().lines().filter(l -> l.startsWith("alerts:")).toList();
+        assertThat(alerts).hasSize(StatusCommand.ALERT_TENANTS_SHOWN + 1);
+        assertThat(alerts.stream().filter(l -> l.startsWith("alerts:     " + PREFIX)).toList())
+                .as("the first twenty in order, each with its newest cycle's alert only")
+                .containsExactlyElementsOf(java.util.stream.IntStream.range(0, StatusCommand.ALERT_TENANTS_SHOWN)
+                        .mapToObj(t -> "alerts:     " + tenant(t) + ": collapse-recall (c" + (CYCLES_EACH - 1) + ")")
+                        .toList());
+        Matcher more = Pattern.compile("alerts:     and (\\d+) more tenants .*").matcher(alerts.get(alerts.size() - 1));
+        assertThat(more.matches()).as(alerts.get(alerts.size() - 1)).isTrue();
+        assertThat(Integer.parseInt(more.group(1))).as("at least our other 980 (other tests' tenants may alert too)")
+                .isGreaterThanOrEqualTo(TENANTS - StatusCommand.ALERT_TENANTS_SHOWN);
+    }
+
+    private static int closedPort() throws Exception {
+        try (ServerSocket socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
         }
     }
 
