@@ -50,7 +50,7 @@ final class HttpApi {
     }
 
     Reply metrics(HttpCall call) {
-        return Reply.ok(metrics.prometheusText());
+        return Reply.ok(metrics.prometheusText(operations.cachedRules()));
     }
 
     Reply openApi(HttpCall call) {

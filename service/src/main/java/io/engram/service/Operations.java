@@ -171,6 +171,11 @@ final class Operations {
         return backends.forgets().status(tenant, forgetId).orElseThrow(() -> ApiError.notFound("no forget " + forgetId));
     }
 
+    /** What the context path's rule cache holds now. */
+    ContextService.CachedRules cachedRules() {
+        return backends.reads().cachedRules();
+    }
+
     /** The tenant's newest {@code limit} cycle rows, oldest first. */
     List<CycleMetrics> health(String tenant, int limit) throws SQLException {
         return backends.cycles().newest(tenant, limit);

@@ -109,7 +109,8 @@ class HttpAnswersTest {
         assertThat(console.raw().headers().firstValue("Content-Security-Policy")).hasValue("default-src 'self'; frame-ancestors 'none'");
         assertThat(console.raw().body()).contains("<title>Engram console</title>");
         assertThat(api.call("GET", "/metrics", null, null).raw().body())
-                .contains("engram_service_requests_total{route=\"GET /console/\",status=\"200\"} 1");
+                .contains("engram_service_requests_total{route=\"GET /console/\",status=\"200\"} 1",
+                        "engram_service_cached_rules 0\n", "engram_service_cached_rule_tenants 0\n");
     }
 
     private static CycleMetrics cycle(String id, List<String> alerts) {
