@@ -14,6 +14,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.InMemoryMemoryStore;
 import io.engram.store.RecordIds;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -186,6 +188,57 @@ class CollapseDetectorOperatorTest {
             assertThat(rows.get(0).storeTotal()).isEqualTo(19);
             assertThat(rows.get(0).canaryCount()).isPositive();
             assertThat(rows).as("the same rows, canary ranks included, as with every shape held").isEqualTo(unbounded);
+        }
+    }
+
+    /** The changes the snapshots under {@code detector-state/} hold: 8 tenants, 10 memories each, cycle c0 open. */
+    private static List<StoreChange> beforeTheSnapshot() {
+        return legacyTenants(0, 10);
+    }
+
+    private static List<StoreChange> legacyTenants(int from, int to) {
+        List<StoreChange> changes = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            for (int t = 0; t < 8; t++) {
+                String text = "note number " + i + " about " + TOPICS[(i + t) % 7] + " and " + TOPICS[(3 * i + t) % 7]
+                        + " for team" + t;
+                changes.add(invoiceMemory("legacy-" + t, "m" + i, text, T0 + i * 10L + t, "c0"));
+            }
+        }
+        return changes;
+    }
+
+    /**
+     * The snapshots under {@code detector-state/} are the bytes of the version before shapes were bounded (commit
+     * 404dc88), taken mid-cycle with its detector in a harness after {@link #beforeTheSnapshot}: restored into a
+     * detector holding at most 30 entries, they close the same cycles as one uninterrupted, unbounded run.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void aSnapshotOfTheVersionBeforeTheBoundRestoresAndScoresAsAnUninterruptedRun(String backend) throws Exception {
+        List<StoreChange> after = new ArrayList<>(legacyTenants(10, 20));
+        for (int t = 0; t < 8; t++) {
+            after.add(new CloseCycle("legacy-" + t, "c0", "cycle_id", T0 + 500 + t));
+        }
+        List<CycleMetrics> uninterrupted;
+        try (var all = harness(backend, detector(Long.MAX_VALUE))) {
+            all.open();
+            beforeTheSnapshot().forEach(c -> feedUnchecked(all, c));
+            after.forEach(c -> feedUnchecked(all, c));
+            uninterrupted = byTenant(new ArrayList<>(all.extractOutputValues()));
+        }
+        CollapseDetectorFunction bounded = detector(30);
+        try (var restored = harness(backend, bounded)) {
+            restored.initializeState(OperatorSnapshotUtil.readStateHandle(Path.of(CollapseDetectorOperatorTest.class
+                    .getResource("/detector-state/collapse-detector-" + backend + ".snapshot").toURI()).toString()));
+            restored.open();
+            for (StoreChange c : after) {
+                feed(restored, c);
+                assertThat(bounded.heldShapeRecords()).isLessThanOrEqualTo(30);
+            }
+            List<CycleMetrics> rows = byTenant(new ArrayList<>(restored.extractOutputValues()));
+            assertThat(rows).extracting(CycleMetrics::storeTotal).containsOnly(20L).hasSize(8);
+            assertThat(rows).isEqualTo(uninterrupted);
         }
     }
 
