@@ -132,6 +132,15 @@ public final class ContextService {
     private final Options options;
     private final RuleCache ruleCache = new RuleCache(CACHED_RULES);
 
+    /** The rule cache's contents: tenants and rules held (at most {@value #CACHED_RULES} rules, or one tenant's). */
+    public record CachedRules(int tenants, int rules) {
+    }
+
+    /** What the rule cache holds now, for a gauge. */
+    public CachedRules cachedRules() {
+        return ruleCache.held();
+    }
+
     public ContextService(MemoryReader store, HybridRetriever retriever, Options options) {
         this.store = store;
         this.retriever = retriever;

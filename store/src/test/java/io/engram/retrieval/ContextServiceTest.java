@@ -136,6 +136,11 @@ class ContextServiceTest {
         AssembledContext replaced = service.assemble(request, NOW);
         assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
         assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
+
+        ContextService fresh = new ContextService(store, retriever, ContextService.Options.DEFAULT);
+        assertThat(fresh.cachedRules()).isEqualTo(new ContextService.CachedRules(0, 0));
+        fresh.assemble(request, NOW);
+        assertThat(fresh.cachedRules()).as("the tenant's two rules, for its gauge").isEqualTo(new ContextService.CachedRules(1, 2));
     }
 
     private static List<String> texts(AssembledContext c, Section section) {

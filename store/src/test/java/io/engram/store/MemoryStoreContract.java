@@ -281,6 +281,75 @@ abstract class MemoryStoreContract {
         assertThat(ids("forgetting-other")).hasSize(1);
     }
 
+    private static MemoryRecord turnOf(String tenant, String user, String session, int seq) {
+        return MemoryRecord.of(RecordIds.turn(tenant, session, "t" + seq), tenant, RecordType.TURN,
+                user + " said thing " + seq, Records.T0.plusSeconds(seq)).embedding(new float[] {1, 0, 0})
+                .session(session).user(user).role("user").position(seq).tokens(4).build();
+    }
+
+    @Test
+    void aForgetOfAUserWithThousandsOfRecordsDeletesExactlyThemAndNoOneElses() {
+        String t = "forgetting-many";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int s = 0; s < 1_500; s++) { // ann: 3,000 turns in 1,500 sessions
+            records.add(turnOf(t, "ann", "ann-s" + s, 0));
+            records.add(turnOf(t, "ann", "ann-s" + s, 1));
+        }
+        for (int s = 0; s < 500; s++) { // bob: 1,000 turns in sessions of his own, beside ann's
+            records.add(turnOf(t, "bob", "bob-s" + s, 0));
+            records.add(turnOf(t, "bob", "bob-s" + s, 1));
+        }
+        for (int s = 0; s < 250; s++) { // a user named ann in another tenant
+            records.add(turnOf("forgetting-many-other", "ann", "ann-s" + s, 0));
+        }
+        store.upsert(records);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).isEqualTo(3_000);
+        store.refresh();
+        assertThat(store.count(t, Set.of())).as("bob's turns, all kept").isEqualTo(1_000);
+        assertThat(store.find(t, Map.of("user_id", "ann"), Set.of(), 10, null, false)).isEmpty();
+        assertThat(store.count("forgetting-many-other", Set.of())).as("the other tenant's ann is not this one")
+                .isEqualTo(250);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).as("a replay deletes nothing more").isZero();
+    }
+
+    /**
+     * A store over the index {@code name} whose forget of a user reads and deletes the user's sessions
+     * {@code sessionsPerPage} at a time, where it enumerates them (OpenSearch); the same as {@link #open} otherwise.
+     */
+    protected MemoryStore openPagingSessions(String name, int sessionsPerPage) {
+        return open(name);
+    }
+
+    @Test
+    void aForgetOfAUserPagesThroughTheirSessionsAndDeletesEachOnce() {
+        String t = "forgetting-paged";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int s = 0; s < 23; s++) { // cy: 23 sessions of two turns and a summary without a user: 5 pages of 5
+            String session = String.format("cy-s%02d", s);
+            records.add(turnOf(t, "cy", session, 0));
+            records.add(turnOf(t, "cy", session, 1));
+            records.add(summary(t, session, "sum-" + session, List.of("t0", "t1")));
+        }
+        records.add(MemoryRecord.of(RecordIds.memory(t, "cy-m1"), t, RecordType.MEMORY,
+                "cy likes tea", Records.T0).embedding(new float[] {0, 0, 1}).user("cy").tokens(3).build());
+        for (int s = 0; s < 4; s++) { // dee: sessions of her own, sorting between cy's pages' sessions
+            records.add(turnOf(t, "dee", String.format("cy-s%02d-dee", s * 5), 0));
+            records.add(turnOf(t, "dee", String.format("cy-s%02d-dee", s * 5), 1));
+        }
+        records.add(turnOf("forgetting-paged-other", "cy", "cy-s00", 0));
+        try (MemoryStore paged = openPagingSessions("engram-memories-contract-paged", 5)) {
+            paged.ensureIndex("test-vectors", 3);
+            paged.upsert(records);
+            assertThat(paged.forget(t, ForgetScope.USER, "cy")).as("69 of 23 sessions and cy's memory")
+                    .isEqualTo(23 * 3 + 1);
+            paged.refresh();
+            assertThat(paged.count(t, Set.of())).as("dee's 8 turns, all kept").isEqualTo(8);
+            assertThat(paged.find(t, Map.of("user_id", "dee"), Set.of(), 10, null, true)).hasSize(8);
+            assertThat(paged.count("forgetting-paged-other", Set.of())).as("the other tenant's cy").isEqualTo(1);
+            assertThat(paged.forget(t, ForgetScope.USER, "cy")).as("a replay deletes nothing more").isZero();
+        }
+    }
+
     @Test
     void aForgetOfAMemoryReachesWhatNamesItByTheGatewaysOwnId() {
         String t = "forgetting-own";
