@@ -8,6 +8,7 @@ import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.TurnWindows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -348,6 +349,37 @@ abstract class MemoryStoreContract {
             assertThat(paged.count("forgetting-paged-other", Set.of())).as("the other tenant's cy").isEqualTo(1);
             assertThat(paged.forget(t, ForgetScope.USER, "cy")).as("a replay deletes nothing more").isZero();
         }
+    }
+
+    private static MemoryRecord window(String tenant, String session, List<String> turnIds) {
+        return MemoryRecord.of(TurnWindows.id(tenant, session, turnIds.get(0), turnIds.get(turnIds.size() - 1)), tenant,
+                RecordType.WINDOW, "turns " + turnIds, Records.T0).embedding(new float[] {0, 1, 0}).session(session)
+                .user("user-1").provenance(turnIds, 0).position(0).tokens(6).build();
+    }
+
+    @Test
+    void aWindowOfTurnsIsForgottenWithAnyOfItsTurnsItsSessionOrItsUser() {
+        String t = "forgetting-windows";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (String session : List.of("s1", "s2", "s3")) {
+            for (int seq = 0; seq < 4; seq++) {
+                records.add(Records.turn(t, session, RecordIds.turn(t, session, "t" + seq), "user", seq, "turn " + seq,
+                        2, new float[] {1, 0, 0}));
+            }
+            records.add(window(t, session, List.of("t0", "t1", "t2")));
+            records.add(window(t, session, List.of("t2", "t3")));
+        }
+        store.upsert(records);
+
+        // one turn: it and the windows of its session that hold it, not those of another session
+        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.turn(t, "s1", "t1"))).isEqualTo(2);
+        assertThat(ids(t)).doesNotContain(TurnWindows.id(t, "s1", "t0", "t2"))
+                .contains(TurnWindows.id(t, "s1", "t2", "t3"), TurnWindows.id(t, "s2", "t0", "t2"));
+        // a session: its turns and windows
+        assertThat(store.forget(t, ForgetScope.SESSION, "s2")).isEqualTo(6);
+        // a user: everything of theirs
+        assertThat(store.forget(t, ForgetScope.USER, "user-1")).isEqualTo(3 + 1 + 6);
+        assertThat(ids(t)).isEmpty();
     }
 
     @Test
