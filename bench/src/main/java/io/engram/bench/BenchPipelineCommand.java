@@ -70,7 +70,7 @@ final class BenchPipelineCommand implements Callable<Integer> {
     @Option(names = "--warm-up-runs", defaultValue = "5", description = "pipeline runs over the turns before the measured one (default: ${DEFAULT-VALUE})")
     int warmUpRuns;
 
-    @Option(names = "--documents", defaultValue = "70", description = "documents to push through (default: ${DEFAULT-VALUE})")
+    @Option(names = "--documents", defaultValue = "70", description = "documents to push through, 0 for none (default: ${DEFAULT-VALUE})")
     int documents;
 
     @Option(names = "--rates", split = ",", paramLabel = "N", description = "memories per second for freshness, one run"
@@ -181,43 +181,49 @@ final class BenchPipelineCommand implements Callable<Integer> {
                     turns(out, p, model, turnTexts, turnsFrom);
                 }
 
-                // documents: distinct paths, so every one is partitioned and embedded
-                MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults()
-                        .withTokens(embedder.tokenCounter()));
-                List<String> sources;
-                try (Stream<Path> files = Files.list(agentDocuments)) {
-                    sources = files.filter(f -> f.getFileName().toString().contains("__")).sorted()
-                            .map(f -> read(f)).filter(s -> s.length() > 1000).toList();
+                if (documents > 0) {
+                    documents(out, p, embedder, kafka);
                 }
-                List<String> chunkTexts = new ArrayList<>();
-                long docsFrom = System.currentTimeMillis();
-                try (EngramProducer producer = new EngramProducer(kafka)) {
-                    for (int i = 0; i < documents; i++) {
-                        String content = sources.get(i % sources.size()) + "\n- Revision note " + i + ".\n";
-                        producer.send(Payload.doc("bench-d" + (i % 4), "agent", "DOC-" + i + ".md", "standard", 1,
-                                content, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
-                        for (DocumentNode node : partitioner.partition(content).storedNodes()) {
-                            chunkTexts.add(node.text());
-                        }
-                    }
-                }
-                PipelineThroughput.Measured embedderChunksBefore = PipelineThroughput.embedderAlone(embedder, chunkTexts);
-                PipelineThroughput.Measured pipelineChunks = throughput.measure(p, "docs", docsFrom, null, chunkTexts.size());
-                PipelineThroughput.Measured embedderChunksAfter = PipelineThroughput.embedderAlone(embedder, chunkTexts);
-                double embedderChunks = (embedderChunksBefore.perSecond() + embedderChunksAfter.perSecond()) / 2;
-                double perDocument = chunkTexts.size() / (double) documents;
-                out.printf(Locale.ROOT, "documents: pipeline %7.2f /s   embedder alone %7.2f /s   ratio %.2f"
-                                + "   (%.0f chunks per document: %.1f vs %.1f chunks/s)%n",
-                        pipelineChunks.perSecond() / perDocument, embedderChunks / perDocument,
-                        pipelineChunks.perSecond() / embedderChunks, perDocument, pipelineChunks.perSecond(), embedderChunks);
-                out.printf(Locale.ROOT, "documents: pipeline %s (per chunk)%n", pipelineChunks.cpu());
-                out.printf(Locale.ROOT, "documents: embedder alone %s (per chunk)%n", embedderChunksAfter.cpu());
-                out.flush();
-
                 new PipelineFreshness(rates, seconds).run(out, p, store, kafka);
             }
         }
         return 0;
+    }
+
+    /** The documents phase: distinct paths, so every one is partitioned and embedded. */
+    private void documents(PrintWriter out, Properties p, OnnxEmbedder embedder, String kafka) throws Exception {
+        MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults()
+                .withTokens(embedder.tokenCounter()));
+        List<String> sources;
+        try (Stream<Path> files = Files.list(agentDocuments)) {
+            sources = files.filter(f -> f.getFileName().toString().contains("__")).sorted()
+                    .map(f -> read(f)).filter(s -> s.length() > 1000).toList();
+        }
+        List<String> chunkTexts = new ArrayList<>();
+        long docsFrom = System.currentTimeMillis();
+        try (EngramProducer producer = new EngramProducer(kafka)) {
+            for (int i = 0; i < documents; i++) {
+                String content = sources.get(i % sources.size()) + "\n- Revision note " + i + ".\n";
+                producer.send(Payload.doc("bench-d" + (i % 4), "agent", "DOC-" + i + ".md", "standard", 1,
+                        content, Instant.parse("2026-11-01T00:00:00Z").plusSeconds(i)));
+                for (DocumentNode node : partitioner.partition(content).storedNodes()) {
+                    chunkTexts.add(node.text());
+                }
+            }
+        }
+        PipelineThroughput.Measured embedderChunksBefore = PipelineThroughput.embedderAlone(embedder, chunkTexts);
+        PipelineThroughput.Measured pipelineChunks = throughput.measure(p, "docs", docsFrom, null, chunkTexts.size());
+        PipelineThroughput.Measured embedderChunksAfter = PipelineThroughput.embedderAlone(embedder, chunkTexts);
+        double embedderChunks = (embedderChunksBefore.perSecond() + embedderChunksAfter.perSecond()) / 2;
+        double perDocument = chunkTexts.size() / (double) documents;
+        out.printf(Locale.ROOT, "documents: pipeline %7.2f /s   embedder alone %7.2f /s   ratio %.2f"
+                        + "   (%.0f chunks per document: %.1f vs %.1f chunks/s)%n",
+                pipelineChunks.perSecond() / perDocument, embedderChunks / perDocument,
+                pipelineChunks.perSecond() / embedderChunks, perDocument, pipelineChunks.perSecond(), embedderChunks);
+        out.printf(Locale.ROOT, "documents: pipeline %s (per chunk)%n", pipelineChunks.cpu());
+        out.printf(Locale.ROOT, "documents: embedder alone %s (per chunk)%n", embedderChunksAfter.cpu());
+        out.flush();
+
     }
 
     /** The turns through the pipeline embedding with {@code model}, and {@code model} alone on the same texts. */
