@@ -6,7 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.TurnWindows;
 import io.engram.service.ServiceHarness.Answer;
+import io.engram.store.RecordIds;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -66,6 +70,22 @@ class HttpAnswersTest {
         Answer context = api.call("POST", "/v1/context", ACME, "{\"query\": \"tea\", \"budget_tokens\": 10}");
         assertThat(texts(context.body().get("included"), "id")).containsExactly("acme/m-2", "acme/m-1");
         assertThat(context.body().get("prompt").asText()).contains("3 Jan 2025:\n- Tea note 2. [acme/m-2]\n");
+    }
+
+    @Test
+    void windowsOfTurnsAreListedAndSearchedOnlyWhenAskedForByType() throws Exception {
+        api.backends.reads.put(MemoryRecord.of(RecordIds.turn("acme", "s1", "t-0"), "acme", RecordType.TURN,
+                "Tea in Oslo.", InMemoryBackends.NOW).session("s1").role("user").tokens(4).build());
+        api.backends.reads.put(MemoryRecord.of(TurnWindows.id("acme", "s1", "t-0", "t-0"), "acme", RecordType.WINDOW,
+                "user: Tea in Oslo.", InMemoryBackends.NOW).session("s1").provenance(List.of("t-0"), 0).tokens(5).build());
+        assertThat(texts(api.call("GET", "/v1/memories?session_id=s1", ACME, null).body().get("records"), "type"))
+                .containsExactly("turn");
+        assertThat(texts(api.call("GET", "/v1/memories?session_id=s1&type=window", ACME, null).body().get("records"), "type"))
+                .containsExactly("window");
+        assertThat(texts(api.call("POST", "/v1/search", ACME, "{\"query\": \"tea oslo\"}").body().get("results"), "type"))
+                .containsExactly("turn");
+        assertThat(texts(api.call("POST", "/v1/search", ACME, "{\"query\": \"tea oslo\", \"types\": [\"window\"]}")
+                .body().get("results"), "type")).containsExactly("window");
     }
 
     @Test
