@@ -42,7 +42,7 @@ function attempt(action) {
 // --- login and navigation ---------------------------------------------------------------------------------
 
 async function open() {
-  const who = await api("GET", "/v1/tenants");
+  const who = await api("GET", "/v1/tenants?limit=1000"); // the first thousand to pick from; any other can be typed
   state.operator = who.operator;
   $("tenant-choice").hidden = !who.operator;
   $("tenants").replaceChildren(...who.tenants.map((t) => el("option", { value: t })));

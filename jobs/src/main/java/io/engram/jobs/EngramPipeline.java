@@ -27,6 +27,7 @@ import io.engram.jobs.ingest.RouteInputs;
 import io.engram.jobs.store.ForgetCompleted;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreWriterOperator;
+import io.engram.jobs.windows.TurnWindowFunction;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchMemoryStore;
@@ -111,6 +112,13 @@ public final class EngramPipeline {
                                 SessionCompactionFunction.Settings.of(config)))).uid("compaction")
                 .process(new CompactionStoreChanges(config.metricsEnabled()), StoreChange.TYPE).uid("compaction-ops");
 
+        // Turns: windows of consecutive turns per session, records of their own next to the turns.
+        DataStream<StoreChange> windows = turns
+                .keyBy(TurnEvent::sessionKey)
+                .connect(forgets.broadcast(TurnWindowFunction.FORGETS))
+                .process(new TurnWindowFunction(TurnWindowFunction.Settings.of(config)), StoreChange.TYPE)
+                .uid("turn-windows").name("turn windows");
+
         // Documents: partitioned into tiered chunks per version, the previous version replaced.
         SingleOutputStreamOperator<StoreChange> chunks = memories.getSideOutput(RouteInputs.DOCS)
                 .keyBy(DocEvent::documentKey)
@@ -119,7 +127,7 @@ public final class EngramPipeline {
                 .uid("partition").name("partition documents");
 
         // Embed in batches, write per tenant, and follow each tenant's learning store in the chained detector.
-        SingleOutputStreamOperator<StoreChange> written = memories.union(turnRecords, summaries, chunks, forgetChanges)
+        SingleOutputStreamOperator<StoreChange> written = memories.union(turnRecords, windows, summaries, chunks, forgetChanges)
                 .transform("embed", StoreChange.TYPE, new EmbeddingOperator(embedder,
                         EmbeddingOperator.Settings.of(config)))
                 .uid("embed")

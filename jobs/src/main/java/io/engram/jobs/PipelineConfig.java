@@ -6,6 +6,7 @@ import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
+import io.engram.model.retrieval.TurnWindows;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
 import java.io.Serializable;
@@ -33,7 +34,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              boolean ruleReader, boolean listItemsByRule,
                              EmbeddingModel embeddingModel, int embedCacheEntries, int embedBatch, Duration embedDelay,
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
-                             Duration allowedLateness, Duration sessionInactivity, Duration stateTtl,
+                             Duration allowedLateness, Duration sessionInactivity, Duration stateTtl, TurnWindows turnWindows,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
                              boolean metricsEnabled, FactPolicy facts) implements Serializable {
@@ -109,6 +110,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.duration("compaction.allowed-lateness", Duration.ofSeconds(30)),
                 p.duration("compaction.inactivity", Duration.ofMinutes(30)),
                 p.duration("state.ttl", Duration.ofDays(30)),
+                new TurnWindows(p.integer("windows.size", TurnWindows.DEFAULT.size()),
+                        p.integer("windows.stride", TurnWindows.DEFAULT.stride())),
                 p.duration("collapse.quiet-gap", Duration.ofMinutes(10)),
                 CollapseConfig.read(p::string),
                 p.duration("checkpoint.interval", Duration.ofSeconds(10)),

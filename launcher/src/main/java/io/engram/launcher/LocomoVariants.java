@@ -15,6 +15,7 @@ import io.engram.model.retrieval.RelevanceFeedback;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
+import io.engram.model.retrieval.SpeakerMatch;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.service.ResponsesJson;
@@ -49,7 +50,8 @@ final class LocomoVariants {
     static final Variant ISSUE_18 = new Variant(
             new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE),
             new ContextService.Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
-                    new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE));
+                    new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE, false,
+                    SpeakerMatch.NONE));
 
     /** The product's defaults first, then issue 18's read path, then each change to it. */
     static Map<String, Variant> all() {
@@ -57,6 +59,13 @@ final class LocomoVariants {
         HybridRetriever.Options r = ISSUE_18.retrieval();
         ContextService.Options c = ISSUE_18.context();
         v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT));
+        v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT.withWindows(false)));
+        v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                ContextService.Options.DEFAULT.withWindows(true).withoutNeighbours()));
+        for (double weight : new double[] {0.2, 0.5}) {
+            v.put("speakers_" + weight, new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                    ContextService.Options.DEFAULT.withSpeakers(new SpeakerMatch(weight))));
+        }
         v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));
         v.put("100_candidates", new Variant(r, c.withCandidates(100)));

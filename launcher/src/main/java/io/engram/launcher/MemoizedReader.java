@@ -114,7 +114,8 @@ final class MemoizedReader implements MemoryReader {
 
     @Override
     public List<MemoryRecord> get(String tenantId, List<String> ids) {
-        return store.get(tenantId, ids);
+        return this.<List<MemoryRecord>>memo(Arrays.asList("get", tenantId, List.copyOf(ids)),
+                () -> () -> store.get(tenantId, ids)).get();
     }
 
     @Override

@@ -56,6 +56,8 @@ final class StatusCommand implements Callable<Integer> {
     static final String NOTHING_RUNNING = "nothing is running here: start `./engram up`, or give --config FILE / --rest URL";
     /** How long status waits for a server to take a connection or answer a question. */
     private static final Duration PATIENCE = Duration.ofSeconds(5);
+    /** The tenants whose open alerts a glance shows, so a thousand alerting tenants stay one screen. */
+    static final int ALERT_TENANTS_SHOWN = 20;
     /** How long status waits for the JobManager to fetch the tasks' metrics (Flink's fetch interval is 10 s). */
     private static final Duration METRICS_FETCHED = Duration.ofSeconds(15);
 
@@ -284,6 +286,21 @@ final class StatusCommand implements Callable<Integer> {
         out.println("rejects:    last " + rejectsMinutes + " min: " + (parts.isEmpty() ? "none" : String.join(", ", parts)));
     }
 
+    /**
+     * Each tenant's alerts of its newest cycle (those at the tenant's greatest {@code ts}, all of them on a tie), by
+     * tenant and kind. Probes, not an aggregate over every cycle row: each tenant is the least one above the last
+     * (primary key), its newest cycle one backward step of {@code cycle_metrics_tenant_ts}, its alerts one probe of
+     * {@code collapse_alerts_tenant_ts}; so the cost grows with the tenants, not with the cycles they have kept.
+     */
+    static final String OPEN_ALERTS = "WITH RECURSIVE tenants(tenant_id) AS ("
+            + " SELECT min(tenant_id) FROM cycle_metrics"
+            + " UNION ALL SELECT (SELECT min(c.tenant_id) FROM cycle_metrics c WHERE c.tenant_id > tenants.tenant_id)"
+            + " FROM tenants WHERE tenants.tenant_id IS NOT NULL)"
+            + " SELECT a.tenant_id, a.kind, a.cycle_id FROM tenants t JOIN LATERAL (SELECT * FROM collapse_alerts a"
+            + " WHERE a.tenant_id = t.tenant_id"
+            + " AND a.ts = (SELECT max(m.ts) FROM cycle_metrics m WHERE m.tenant_id = t.tenant_id)) a ON true"
+            + " ORDER BY a.tenant_id, a.kind, a.cycle_id";
+
     /** The alerts fired on each tenant's latest closed cycle: those a later healthy cycle has not cleared. */
     private static void printAlerts(PrintWriter out, PipelineConfig pipeline) {
         Map<String, List<String>> open = new TreeMap<>();
@@ -294,9 +311,7 @@ final class StatusCommand implements Callable<Integer> {
         login.setProperty("socketTimeout", String.valueOf(2 * PATIENCE.toSeconds()));
         try (Connection c = DriverManager.getConnection(pipeline.postgresUrl(), login);
              Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("SELECT a.tenant_id, a.kind, a.cycle_id FROM collapse_alerts a"
-                     + " JOIN (SELECT tenant_id, max(ts) AS ts FROM cycle_metrics GROUP BY tenant_id) latest"
-                     + " ON a.tenant_id = latest.tenant_id AND a.ts = latest.ts ORDER BY a.tenant_id, a.kind")) {
+             ResultSet rs = s.executeQuery(OPEN_ALERTS)) {
             while (rs.next()) {
                 open.computeIfAbsent(rs.getString(1), t -> new ArrayList<>()).add(rs.getString(2) + " (" + rs.getString(3) + ")");
             }
@@ -307,8 +322,14 @@ final class StatusCommand implements Callable<Integer> {
         if (open.isEmpty()) {
             out.println("alerts:     none open");
         }
-        open.forEach((tenant, kinds) -> out.println("alerts:     " + tenant + ": " + String.join(", ", kinds)));
+        open.entrySet().stream().limit(ALERT_TENANTS_SHOWN).forEach(e -> out.println("alerts:     " + e.getKey() + ": "
+                + String.join(", ", e.getValue())));
+        if (open.size() > ALERT_TENANTS_SHOWN) {
+            out.println("alerts:     and " + (open.size() - ALERT_TENANTS_SHOWN)
+                    + " more tenants (each tenant's: GET /v1/health, the console's Health page)");
+        }
     }
+
 
     private static String rate(OptionalDouble perSecond) {
         return perSecond.isEmpty() ? "?" : String.format(java.util.Locale.ROOT, "%.1f", perSecond.getAsDouble());

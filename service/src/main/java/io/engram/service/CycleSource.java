@@ -10,6 +10,9 @@ interface CycleSource {
     /** The tenant's newest {@code limit} cycle rows, oldest first. */
     List<CycleMetrics> newest(String tenantId, int limit) throws SQLException;
 
-    /** The tenants with cycle rows, in order (an operator's console lists them). */
-    List<String> tenants() throws SQLException;
+    /**
+     * Up to {@code limit} tenants with cycle rows, in order, from the first after {@code after} ("" for the first
+     * page): an operator's console lists them, a page at a time.
+     */
+    List<String> tenants(String after, int limit) throws SQLException;
 }

@@ -20,6 +20,8 @@ import java.util.Map;
 final class HttpApi {
 
     static final int MAX_HEALTH_ROWS = 1000;
+    /** The most tenants one page of {@code GET /v1/tenants} lists (the console asks for that many). */
+    static final int MAX_TENANTS_PAGE = 1000;
 
     private final Operations operations;
     private final McpEndpoint mcp;
@@ -48,7 +50,7 @@ final class HttpApi {
     }
 
     Reply metrics(HttpCall call) {
-        return Reply.ok(metrics.prometheusText());
+        return Reply.ok(metrics.prometheusText(operations.cachedRules()));
     }
 
     Reply openApi(HttpCall call) {
@@ -108,10 +110,12 @@ final class HttpApi {
         return Reply.ok(answer);
     }
 
-    Reply tenants(HttpCall call) throws SQLException {
+    Reply tenants(HttpCall call) throws ApiError, SQLException {
+        int limit = Arguments.limit(call.query(), 100, MAX_TENANTS_PAGE);
+        Operations.TenantPage page = operations.tenants(call.caller(), call.query().getOrDefault("after", ""), limit);
         ObjectNode answer = ResponsesJson.JSON.createObjectNode();
-        operations.tenants(call.caller()).forEach(answer.putArray("tenants")::add);
-        return Reply.ok(answer.put("operator", call.caller().operator()));
+        page.tenants().forEach(answer.putArray("tenants")::add);
+        return Reply.ok(answer.put("operator", call.caller().operator()).put("next_after", page.nextAfter()));
     }
 
     Reply mcp(HttpCall call) throws ApiError, IOException {

@@ -26,6 +26,9 @@ interface MemoryReads extends AutoCloseable {
     record Document(String agentId, String path, long version, long records) {
     }
 
+    /** What the context path's rule cache holds now (a gauge of {@code /metrics}). */
+    ContextService.CachedRules cachedRules();
+
     /** The context {@code request} assembles at {@code now}. */
     AssembledContext context(ContextService.Request request, Instant now, Stages stages);
 

@@ -171,14 +171,31 @@ final class Operations {
         return backends.forgets().status(tenant, forgetId).orElseThrow(() -> ApiError.notFound("no forget " + forgetId));
     }
 
+    /** What the context path's rule cache holds now. */
+    ContextService.CachedRules cachedRules() {
+        return backends.reads().cachedRules();
+    }
+
     /** The tenant's newest {@code limit} cycle rows, oldest first. */
     List<CycleMetrics> health(String tenant, int limit) throws SQLException {
         return backends.cycles().newest(tenant, limit);
     }
 
-    /** The tenants a key reads: its own, or for an operator key every tenant with cycle rows. */
-    List<String> tenants(ApiKeys.Caller caller) throws SQLException {
-        return caller.operator() ? backends.cycles().tenants() : List.of(caller.tenantId());
+    /** A page of tenants, and the last of them when more follow (the next page's {@code after}), else null. */
+    record TenantPage(List<String> tenants, String nextAfter) {
+    }
+
+    /**
+     * The tenants a key reads after {@code after} ("" from the first), up to {@code limit}: its own, or for an
+     * operator key the tenants with cycle rows.
+     */
+    TenantPage tenants(ApiKeys.Caller caller, String after, int limit) throws SQLException {
+        if (!caller.operator()) {
+            return new TenantPage(caller.tenantId().compareTo(after) > 0 ? List.of(caller.tenantId()) : List.of(), null);
+        }
+        List<String> page = backends.cycles().tenants(after, limit + 1);
+        return page.size() > limit ? new TenantPage(page.subList(0, limit), page.get(limit - 1))
+                : new TenantPage(page, null);
     }
 
     /**

@@ -25,6 +25,11 @@ final class RetrievalReads implements MemoryReads {
     }
 
     @Override
+    public ContextService.CachedRules cachedRules() {
+        return retrieval.context().cachedRules();
+    }
+
+    @Override
     public AssembledContext context(ContextService.Request request, Instant now, Stages stages) {
         return retrieval.context().assemble(request, now, stages);
     }

@@ -114,18 +114,31 @@ final class ServiceDatabase implements ForgetLog, CycleSource, AutoCloseable {
     }
 
     @Override
-    public List<String> tenants() throws SQLException {
+    public List<String> tenants(String after, int limit) throws SQLException {
         return work(c -> {
             List<String> tenants = new ArrayList<>();
-            try (PreparedStatement ps = c.prepareStatement("SELECT DISTINCT tenant_id FROM cycle_metrics ORDER BY tenant_id");
-                 ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    tenants.add(rs.getString(1));
+            try (PreparedStatement ps = c.prepareStatement(TENANTS_AFTER)) {
+                ps.setString(1, after);
+                ps.setInt(2, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        tenants.add(rs.getString(1));
+                    }
                 }
             }
             return tenants;
         });
     }
+
+    /**
+     * The next {@code limit} tenants: one primary-key probe per tenant (each the least tenant above the last), so
+     * a page costs the same however many tenants and cycle rows the table holds, where {@code DISTINCT} reads them all.
+     */
+    private static final String TENANTS_AFTER = "WITH RECURSIVE page(tenant_id) AS ("
+            + " SELECT min(tenant_id) FROM cycle_metrics WHERE tenant_id > ?"
+            + " UNION ALL SELECT (SELECT min(c.tenant_id) FROM cycle_metrics c WHERE c.tenant_id > page.tenant_id)"
+            + " FROM page WHERE page.tenant_id IS NOT NULL)"
+            + " SELECT tenant_id FROM page WHERE tenant_id IS NOT NULL LIMIT ?";
 
     /** Whether PostgreSQL answers (readiness). */
     synchronized boolean reachable() {

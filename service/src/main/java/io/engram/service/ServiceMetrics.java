@@ -1,5 +1,6 @@
 package io.engram.service;
 
+import io.engram.retrieval.ContextService;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -46,7 +47,8 @@ final class ServiceMetrics {
         authFailures.incrementAndGet();
     }
 
-    String prometheusText() {
+    /** The text, with the gauges of the rule cache's contents ({@code rules}). */
+    String prometheusText(ContextService.CachedRules rules) {
         StringBuilder out = new StringBuilder();
         out.append("# HELP engram_service_requests_total Requests answered, by route and status.\n")
                 .append("# TYPE engram_service_requests_total counter\n");
@@ -70,12 +72,20 @@ final class ServiceMetrics {
             out.append("engram_service_request_seconds_count{route=\"").append(e.getKey()).append("\"} ")
                     .append(h.count.get()).append('\n');
         });
-        out.append("# HELP engram_service_rate_limited_total Requests refused with 429.\n")
-                .append("# TYPE engram_service_rate_limited_total counter\n")
-                .append("engram_service_rate_limited_total ").append(rateLimited.get()).append('\n');
-        out.append("# HELP engram_service_auth_failures_total Requests refused with 401 or 403.\n")
-                .append("# TYPE engram_service_auth_failures_total counter\n")
-                .append("engram_service_auth_failures_total ").append(authFailures.get()).append('\n');
+        single(out, "engram_service_rate_limited_total", "counter", "Requests refused with 429.", rateLimited.get());
+        single(out, "engram_service_auth_failures_total", "counter", "Requests refused with 401 or 403.",
+                authFailures.get());
+        single(out, "engram_service_cached_rules", "gauge",
+                "Agent-document rules the context path holds (bounded, LRU by tenant).", rules.rules());
+        single(out, "engram_service_cached_rule_tenants", "gauge", "Tenants whose rules the context path holds.",
+                rules.tenants());
         return out.toString();
+    }
+
+    /** A metric of one unlabelled value, with its help and type lines. */
+    private static void single(StringBuilder out, String name, String type, String help, long value) {
+        out.append("# HELP ").append(name).append(' ').append(help).append('\n')
+                .append("# TYPE ").append(name).append(' ').append(type).append('\n')
+                .append(name).append(' ').append(value).append('\n');
     }
 }

@@ -88,9 +88,14 @@ class HttpAnswersTest {
         assertThat(rejects.at("/rejects/0/rejected_at").asText()).isEqualTo(Instant.ofEpochMilli(4).toString());
 
         assertThat(api.call("GET", "/v1/tenants", ACME, null).body().toString())
-                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":false}");
+                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":false,\"next_after\":null}");
         assertThat(api.call("GET", "/v1/tenants", OPERATOR, null).body().toString())
-                .isEqualTo("{\"tenants\":[\"acme\",\"globex\"],\"operator\":true}");
+                .isEqualTo("{\"tenants\":[\"acme\",\"globex\"],\"operator\":true,\"next_after\":null}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1", OPERATOR, null).body().toString())
+                .isEqualTo("{\"tenants\":[\"acme\"],\"operator\":true,\"next_after\":\"acme\"}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1&after=acme", OPERATOR, null).body().toString())
+                .isEqualTo("{\"tenants\":[\"globex\"],\"operator\":true,\"next_after\":null}");
+        assertThat(api.call("GET", "/v1/tenants?limit=1001", OPERATOR, null).status()).isEqualTo(400);
     }
 
     @Test
@@ -104,7 +109,8 @@ class HttpAnswersTest {
         assertThat(console.raw().headers().firstValue("Content-Security-Policy")).hasValue("default-src 'self'; frame-ancestors 'none'");
         assertThat(console.raw().body()).contains("<title>Engram console</title>");
         assertThat(api.call("GET", "/metrics", null, null).raw().body())
-                .contains("engram_service_requests_total{route=\"GET /console/\",status=\"200\"} 1");
+                .contains("engram_service_requests_total{route=\"GET /console/\",status=\"200\"} 1",
+                        "engram_service_cached_rules 0\n", "engram_service_cached_rule_tenants 0\n");
     }
 
     private static CycleMetrics cycle(String id, List<String> alerts) {

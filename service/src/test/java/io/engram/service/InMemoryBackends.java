@@ -140,8 +140,8 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     }
 
     @Override
-    public synchronized List<String> tenants() throws SQLException {
+    public synchronized List<String> tenants(String after, int limit) throws SQLException {
         postgres();
-        return List.copyOf(cycles.keySet());
+        return cycles.keySet().stream().filter(t -> t.compareTo(after) > 0).sorted().limit(limit).toList();
     }
 }

@@ -13,6 +13,7 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
+import io.engram.model.retrieval.SpeakerMatch;
 import io.engram.store.MemoryReader;
 import io.engram.model.facts.Validity;
 import java.time.Instant;
@@ -74,14 +75,17 @@ public final class ContextService {
      * @param floor                which retrieved memories are related to the query at all
      * @param focus                how much the hits of the sessions with most hits gain on the others
      * @param diversity            how much less a session's further hits score than its first
+ * @param speakers             how much the hits said by a person the query names gain
+ * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
      */
     public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
                           NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
-                          SessionFocus focus, SessionDiversity diversity) {
+                          SessionFocus focus, SessionDiversity diversity, boolean windows,
+                          SpeakerMatch speakers) {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
                 CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-                SessionDiversity.NONE);
+                SessionDiversity.NONE, true, SpeakerMatch.NONE);
 
         public Options {
             memoryTypes = Set.copyOf(memoryTypes);
@@ -91,11 +95,11 @@ public final class ContextService {
         }
 
         public Options withMemoryTypes(Set<RecordType> types) {
-            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity);
+            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers);
         }
 
         public Options withCandidates(int n) {
-            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity);
+            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers);
         }
 
         /** Without neighbouring turns. */
@@ -104,25 +108,40 @@ public final class ContextService {
         }
 
         public Options withNeighbours(NeighbourTurns other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity);
+            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers);
         }
 
         public Options withDiversity(SessionDiversity other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers);
         }
 
         public Options withFocus(SessionFocus other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers);
         }
 
         /** With near-duplicates kept. */
         public Options keepingDuplicates() {
             return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor,
-                    focus, diversity);
+                    focus, diversity, windows, speakers);
         }
 
         public Options withFloor(RelevanceFloor other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers);
+        }
+
+        /** With windows of turns competing, or not. */
+        public Options withWindows(boolean on) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers);
+        }
+
+        /** With hits said by a person the query names raised, or not. */
+        public Options withSpeakers(SpeakerMatch other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other);
+        }
+
+        /** The record types searched: the memory types, and windows when on. */
+        Set<RecordType> searched() {
+            return windows ? WindowHits.withWindows(memoryTypes) : memoryTypes;
         }
     }
 
@@ -131,6 +150,15 @@ public final class ContextService {
     private final ContextAssembler assembler;
     private final Options options;
     private final RuleCache ruleCache = new RuleCache(CACHED_RULES);
+
+    /** The rule cache's contents: tenants and rules held (at most {@value #CACHED_RULES} rules, or one tenant's). */
+    public record CachedRules(int tenants, int rules) {
+    }
+
+    /** What the rule cache holds now, for a gauge. */
+    public CachedRules cachedRules() {
+        return ruleCache.held();
+    }
 
     public ContextService(MemoryReader store, HybridRetriever retriever, Options options) {
         this.store = store;
@@ -152,7 +180,7 @@ public final class ContextService {
         Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
-        List<HybridRetriever.Result> hits = spread(search(request, now, reads, stages));
+        List<HybridRetriever.Result> hits = spread(request.query(), search(request, now, reads, stages));
         RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
@@ -160,6 +188,9 @@ public final class ContextService {
         stages.lap("rank");
         if (options.neighbours().radius() > 0) {
             addNeighbours(request.tenantId(), relevance.related(), relevance.candidates());
+        }
+        if (options.windows()) {
+            WindowHits.open(store, request.tenantId(), relevance.related(), relevance.candidates());
         }
         stages.lap("neighbours");
         AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),
@@ -172,19 +203,22 @@ public final class ContextService {
     private List<HybridRetriever.Result> search(Request request, Instant now, MemoryReader.ReadBatch reads, Stages stages) {
         if (request.query() != null && !request.query().isBlank()) {
             return retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
-                    request.userId(), options.memoryTypes(), options.candidates(), now, request.asOf()), reads, stages);
+                    request.userId(), options.searched(), options.candidates(), now, request.asOf()), reads, stages);
         }
         reads.run();
         stages.lap("search");
         return List.of();
     }
 
-    /** The hits reweighted by {@link SessionFocus}, then {@link SessionDiversity}, best first. */
-    private List<HybridRetriever.Result> spread(List<HybridRetriever.Result> hits) {
+    /** The hits reweighted by {@link SpeakerMatch}, {@link SessionFocus}, then {@link SessionDiversity}, best first. */
+    private List<HybridRetriever.Result> spread(String query, List<HybridRetriever.Result> hits) {
+        List<HybridRetriever.Result> spoken = hits.isEmpty() || options.speakers().equals(SpeakerMatch.NONE) ? hits
+                : withScores(hits, options.speakers().scores(query, hits.stream().map(h -> h.record().text()).toList(),
+                scores(hits)));
         if (options.focus().equals(SessionFocus.NONE) && options.diversity().equals(SessionDiversity.NONE)) {
-            return hits;
+            return spoken;
         }
-        List<HybridRetriever.Result> focused = withScores(hits, options.focus().scores(sessions(hits), scores(hits)));
+        List<HybridRetriever.Result> focused = withScores(spoken, options.focus().scores(sessions(spoken), scores(spoken)));
         return withScores(focused, options.diversity().scores(sessions(focused), scores(focused)));
     }
 

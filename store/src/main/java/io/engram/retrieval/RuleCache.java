@@ -53,6 +53,11 @@ final class RuleCache {
         }
     }
 
+    /** What the cache holds now: tenants and their rules. */
+    synchronized ContextService.CachedRules held() {
+        return new ContextService.CachedRules(byTenant.size(), held);
+    }
+
     synchronized int tenants() {
         return byTenant.size();
     }

@@ -33,6 +33,9 @@ import org.opensearch.client.opensearch.core.bulk.BulkOperation;
  */
 public final class OpenSearchMemoryStore implements MemoryStore {
 
+    /** The sessions a forget of a user reads and deletes at a time: well within OpenSearch's limits per request. */
+    static final int SESSIONS_PER_PAGE = 1_000;
+
     /** Sets or removes a memory's superseder, its other fields untouched (an update of a missing one fails). */
     private static final String SUPERSEDE = "if (params.by == null) { ctx._source.remove('superseded_by');"
             + " ctx._source.remove('superseded_at') } else { ctx._source.superseded_by = params.by;"
@@ -42,6 +45,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private final String index;
     private final BulkWriter bulk;
     private final OpenSearchIndexSetup setup;
+    /** The sessions a forget of a user reads and deletes at a time (a test sets fewer to page through a few). */
+    int sessionsPerPage = SESSIONS_PER_PAGE;
 
     /** A factory that opens this store on the task manager, for an operator to hold instead of the address. */
     public static MemoryStore.Factory at(String httpUrl, String index, RetryPolicy retry) {
@@ -152,9 +157,36 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Optional<MemoryRecord> turn = scope == ForgetScope.MEMORY
                 ? get(tenantId, target).filter(r -> r.type() == RecordType.TURN) : Optional.empty();
         String turnId = turn.flatMap(t -> RecordIds.turnIdOf(tenantId, t.sessionId(), target)).orElse(null);
-        List<String> userSessions = scope == ForgetScope.USER ? sessionsOf(tenantId, target) : List.of();
-        return deleteByQuery(tenantId, queries.forget(scope, target, turn.map(MemoryRecord::sessionId).orElse(null),
-                turnId, userSessions));
+        long sessionRecords = scope == ForgetScope.USER ? forgetSessionsOf(tenantId, target) : 0;
+        return sessionRecords + deleteByQuery(tenantId, queries.forget(scope, target,
+                turn.map(MemoryRecord::sessionId).orElse(null), turnId));
+    }
+
+    /**
+     * Deletes the records of every session a user's records appear in (a summary carries its session, not always
+     * its user), {@link #sessionsPerPage} sessions at a time; returns how many. Paged, because a user may have
+     * more sessions than one aggregation answers ({@code search.max_buckets}, 65,535 by default) or one terms
+     * query takes ({@code index.max_terms_count}, 65,536). The user's own records in sessions of a page are deleted
+     * with it, and the next page starts after its last session, so each session is read and deleted once.
+     */
+    private long forgetSessionsOf(String tenantId, String userId) {
+        TenantQueries queries = new TenantQueries(tenantId);
+        long removed = 0;
+        String after = null;
+        do {
+            String from = after;
+            List<String> sessions = searchOnce(tenantId, q -> q.sessionsOf(userId, sessionsPerPage, from),
+                    (batch, answer) -> {
+                        List<String> keys = new ArrayList<>();
+                        answer.aggregations().at("/sessions/buckets").forEach(b -> keys.add(b.at("/key/session").asText()));
+                        return keys;
+                    });
+            if (!sessions.isEmpty()) {
+                removed += deleteByQuery(tenantId, queries.sessions(sessions));
+            }
+            after = sessions.size() < sessionsPerPage ? null : sessions.get(sessions.size() - 1);
+        } while (after != null);
+        return removed;
     }
 
     /** Deletes what the body's query matches in the tenant's shard (searchable documents only); returns how many. */
@@ -166,15 +198,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The sessions in which a user's records appear. */
-    private List<String> sessionsOf(String tenantId, String userId) {
-        return searchOnce(tenantId, q -> q.sessionsOf(userId), (batch, answer) -> {
-            List<String> keys = new ArrayList<>();
-            answer.aggregations().at("/sessions/buckets").forEach(b -> keys.add(b.get("key").asText()));
-            return keys;
-        });
     }
 
     /**

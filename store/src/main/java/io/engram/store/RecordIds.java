@@ -61,12 +61,12 @@ public final class RecordIds {
     }
 
     /**
-     * The ids of the records a record's source refs name (what the console follows as provenance): a summary's
+     * The ids of the records a record's source refs name (what the console follows as provenance): a summary's or a window's
      * refs are turns of its own session and the summaries it merged; any other record's are resolved as
      * {@link #resolveRef} resolves them.
      */
     public static List<String> sourceIds(MemoryRecord r) {
-        return r.sourceRefs().stream().map(ref -> r.type() == RecordType.SUMMARY
+        return r.sourceRefs().stream().map(ref -> (r.type() == RecordType.SUMMARY || r.type() == RecordType.WINDOW)
                 && r.sessionId() != null && !ref.startsWith("sum-") ? turn(r.tenantId(), r.sessionId(), ref)
                 : resolveRef(r.tenantId(), ref)).toList();
     }

@@ -201,11 +201,28 @@ final class TenantQueries {
         return search;
     }
 
-    /** The sessions in which a user's records appear, as the buckets of the aggregation {@code sessions}. */
-    ObjectNode sessionsOf(String userId) {
+    /**
+     * A page of the sessions in which a user's records appear, in order of session id after {@code afterSession}
+     * (null: from the first), as the buckets of the composite aggregation {@code sessions} and its {@code after_key}.
+     */
+    ObjectNode sessionsOf(String userId, int pageSize, String afterSession) {
         ObjectNode search = where(search(0, Set.of(), false), Map.of("user_id", userId));
-        search.putObject("aggs").putObject("sessions").putObject("terms").put("field", "session_id").put("size", 65_536);
+        ObjectNode composite = search.putObject("aggs").putObject("sessions").putObject("composite")
+                .put("size", pageSize);
+        composite.putArray("sources").addObject().putObject("session").putObject("terms").put("field", "session_id");
+        if (afterSession != null) {
+            composite.putObject("after").put("session", afterSession);
+        }
         return search;
+    }
+
+    /** A delete-by-query body: the records of these sessions. */
+    ObjectNode sessions(List<String> sessionIds) {
+        ObjectNode search = search(0, Set.of(), false);
+        ArrayNode sessions = ((ArrayNode) search.at("/query/bool/filter")).addObject().putObject("terms")
+                .putArray("session_id");
+        sessionIds.forEach(sessions::add);
+        return deleteBody(search);
     }
 
     /** A delete-by-query body: the chunks of a document's versions below {@code keepVersion}. */
@@ -230,9 +247,9 @@ final class TenantQueries {
     /**
      * A delete-by-query body for a forget: any of what it covers. For a record, its id and what names it in
      * {@code source_refs}, and for a turn ({@code turnId} not null) the records of its session that name its turn
-     * id; for a session, its records; for a user, their records and those of {@code userSessions}.
+     * id; for a session, its records; for a user, their records (those of their sessions: {@link #sessions}).
      */
-    ObjectNode forget(ForgetScope scope, String target, String turnSession, String turnId, List<String> userSessions) {
+    ObjectNode forget(ForgetScope scope, String target, String turnSession, String turnId) {
         ObjectNode search = search(0, Set.of(), false);
         ObjectNode bool = (ObjectNode) search.at("/query/bool");
         ArrayNode covered = bool.putArray("should");
@@ -250,11 +267,7 @@ final class TenantQueries {
                 }
             }
             case SESSION -> covered.addObject().putObject("term").put("session_id", target);
-            case USER -> {
-                covered.addObject().putObject("term").put("user_id", target);
-                ArrayNode sessions = covered.addObject().putObject("terms").putArray("session_id");
-                userSessions.forEach(sessions::add);
-            }
+            case USER -> covered.addObject().putObject("term").put("user_id", target);
         }
         bool.put("minimum_should_match", 1);
         return deleteBody(search);

@@ -16,6 +16,7 @@ import io.engram.model.retrieval.ContentOverlap;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.model.retrieval.TurnWindows;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
@@ -86,6 +87,8 @@ class ContextQualityTest {
         records.addAll(documentRecords);
         records.addAll(turns("trip", TRIP, 0));
         records.addAll(turns("elsewhere", ELSEWHERE, 100));
+        records.addAll(windows("trip", TRIP, 0));
+        records.addAll(windows("elsewhere", ELSEWHERE, 100));
         Embedding memory = embedder.embedDocument(DUPLICATE_MEMORY);
         records.add(MemoryRecord.of(TENANT + "/diet", TENANT, RecordType.MEMORY, DUPLICATE_MEMORY, T0.plusSeconds(50))
                 .embedding(memory.vector()).tokens(memory.tokens()).build());
@@ -103,6 +106,22 @@ class ContextQualityTest {
                     .role(i % 2 == 0 ? "user" : "assistant").position(i).tokens(vectors.get(i).tokens()).build());
         }
         return turns;
+    }
+
+    /** The windows the pipeline makes of a session's turns ({@link TurnWindows#DEFAULT}). */
+    private static List<MemoryRecord> windows(String session, List<String> texts, int from) {
+        TurnWindows w = TurnWindows.DEFAULT;
+        List<MemoryRecord> windows = new ArrayList<>();
+        for (int end = w.stride(); end <= texts.size(); end += w.stride()) {
+            List<Integer> held = w.kept(java.util.stream.IntStream.range(0, end).boxed().toList());
+            String text = TurnWindows.text(held.stream().map(texts::get).toList());
+            Embedding vector = embedder.embedDocument(text);
+            windows.add(MemoryRecord.of(TurnWindows.id(TENANT, session, String.valueOf(held.get(0)),
+                            String.valueOf(end - 1)), TENANT, RecordType.WINDOW, text, T0.plusSeconds(from + end - 1))
+                    .embedding(vector.vector()).session(session).provenance(held.stream().map(String::valueOf).toList(), 0)
+                    .position(held.get(0)).tokens(vector.tokens()).build());
+        }
+        return windows;
     }
 
     @AfterAll
@@ -172,6 +191,15 @@ class ContextQualityTest {
     }
 
     @Test
+    void aWindowBringsItsTurnsEachOnceAndNeverItself() {
+        AssembledContext context = assemble(ContextService.Options.DEFAULT.withoutNeighbours(), "which airline is preferred?");
+        assertThat(context.included()).extracting(i -> i.item().type()).doesNotContain(RecordType.WINDOW);
+        assertThat(context.included()).extracting(i -> i.item().id()).doesNotHaveDuplicates();
+        // the trip's window holds the answer, which shares no word with the question
+        assertThat(texts(context)).contains(TRIP.get(4), TRIP.get(5));
+    }
+
+    @Test
     void aRetrievedTurnBringsTheTurnThatAnswersIt() {
         String query = "which airline is preferred for flights?";
         AssembledContext withNeighbours = assemble(ContextService.Options.DEFAULT, query);
@@ -181,7 +209,8 @@ class ContextQualityTest {
         Included question = withNeighbours.included().stream().filter(i -> i.item().text().equals(TRIP.get(4)))
                 .findFirst().orElseThrow();
         assertThat(answer.item().score()).isGreaterThanOrEqualTo(question.item().score() * 0.8 - 1e-9);
-        AssembledContext without = assemble(ContextService.Options.DEFAULT.withoutNeighbours(), query);
+        // (without windows too: the window of the whole trip holds both)
+        AssembledContext without = assemble(ContextService.Options.DEFAULT.withoutNeighbours().withWindows(false), query);
         assertThat(texts(without)).contains(TRIP.get(4)).doesNotContain(TRIP.get(5));
         assertThat(without.excluded()).extracting(Excluded::item).extracting(i -> i.text()).contains(TRIP.get(5));
     }

@@ -14,9 +14,12 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
+import io.engram.model.retrieval.SpeakerMatch;
+import io.engram.model.retrieval.TurnWindows;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RecordIds;
 import io.engram.store.Records;
 import io.engram.store.RetryPolicy;
 import java.time.Instant;
@@ -76,7 +79,7 @@ class ContextServiceTest {
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
                 ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
-                SessionFocus.NONE, SessionDiversity.NONE));
+                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE));
     }
 
     @AfterAll
@@ -87,6 +90,34 @@ class ContextServiceTest {
 
     private static List<String> ids(AssembledContext c, Section section) {
         return c.included().stream().filter(i -> i.section() == section).map(i -> i.item().id()).toList();
+    }
+
+    @Test
+    void aWindowHitBringsEachOfItsTurnsOnceAndNeverItself() {
+        List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
+                "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.");
+        var vectors = embedder.embedDocuments(said);
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int seq = 0; seq < said.size(); seq++) {
+            records.add(Records.turn("win", "w1", RecordIds.turn("win", "w1", "t" + seq), "user", seq, said.get(seq), 12,
+                    vectors.get(seq).vector()));
+        }
+        String window = TurnWindows.text(said.subList(0, 3));
+        records.add(MemoryRecord.of(TurnWindows.id("win", "w1", "t0", "t2"), "win", RecordType.WINDOW, window,
+                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
+                .session("w1").provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
+        store.upsert(records);
+        store.refresh();
+        ContextService.Options options = ContextService.Options.DEFAULT.withNeighbours(NeighbourTurns.NONE);
+        ContextService.Request request = new ContextService.Request("win", null, null, "which day is the pottery class?", 500);
+
+        List<String> withWindows = ids(new ContextService(store, retriever, options.withWindows(true)).assemble(request, NOW),
+                Section.MEMORIES);
+        assertThat(withWindows).doesNotContain(TurnWindows.id("win", "w1", "t0", "t2")).doesNotHaveDuplicates()
+                .contains(RecordIds.turn("win", "w1", "t0"), RecordIds.turn("win", "w1", "t1"), RecordIds.turn("win", "w1", "t2"));
+        List<String> without = ids(new ContextService(store, retriever, options.withWindows(false)).assemble(request, NOW),
+                Section.MEMORIES);
+        assertThat(without).doesNotContain(TurnWindows.id("win", "w1", "t0", "t2"));
     }
 
     @Test
@@ -136,6 +167,11 @@ class ContextServiceTest {
         AssembledContext replaced = service.assemble(request, NOW);
         assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
         assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
+
+        ContextService fresh = new ContextService(store, retriever, ContextService.Options.DEFAULT);
+        assertThat(fresh.cachedRules()).isEqualTo(new ContextService.CachedRules(0, 0));
+        fresh.assemble(request, NOW);
+        assertThat(fresh.cachedRules()).as("the tenant's two rules, for its gauge").isEqualTo(new ContextService.CachedRules(1, 2));
     }
 
     private static List<String> texts(AssembledContext c, Section section) {

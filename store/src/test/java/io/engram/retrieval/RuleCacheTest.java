@@ -43,6 +43,7 @@ class RuleCacheTest {
         assertThat(cache.get("a", stamp(1))).isPresent();
         assertThat(cache.get("c", stamp(1))).isPresent();
         assertThat(cache.tenants()).isEqualTo(2);
+        assertThat(cache.held()).isEqualTo(new ContextService.CachedRules(2, 20));
 
         cache.put("huge", stamp(1), rules("huge", 40)); // alone over the bound: kept, the others go
         assertThat(cache.tenants()).isEqualTo(1);

@@ -8,6 +8,7 @@ import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import io.engram.model.retrieval.TurnWindows;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -279,6 +280,106 @@ abstract class MemoryStoreContract {
         assertThat(ids(t)).isEmpty();
         assertThat(store.forget(t, ForgetScope.USER, "bob")).as("a replay deletes nothing more").isZero();
         assertThat(ids("forgetting-other")).hasSize(1);
+    }
+
+    private static MemoryRecord turnOf(String tenant, String user, String session, int seq) {
+        return MemoryRecord.of(RecordIds.turn(tenant, session, "t" + seq), tenant, RecordType.TURN,
+                user + " said thing " + seq, Records.T0.plusSeconds(seq)).embedding(new float[] {1, 0, 0})
+                .session(session).user(user).role("user").position(seq).tokens(4).build();
+    }
+
+    @Test
+    void aForgetOfAUserWithThousandsOfRecordsDeletesExactlyThemAndNoOneElses() {
+        String t = "forgetting-many";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int s = 0; s < 1_500; s++) { // ann: 3,000 turns in 1,500 sessions
+            records.add(turnOf(t, "ann", "ann-s" + s, 0));
+            records.add(turnOf(t, "ann", "ann-s" + s, 1));
+        }
+        for (int s = 0; s < 500; s++) { // bob: 1,000 turns in sessions of his own, beside ann's
+            records.add(turnOf(t, "bob", "bob-s" + s, 0));
+            records.add(turnOf(t, "bob", "bob-s" + s, 1));
+        }
+        for (int s = 0; s < 250; s++) { // a user named ann in another tenant
+            records.add(turnOf("forgetting-many-other", "ann", "ann-s" + s, 0));
+        }
+        store.upsert(records);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).isEqualTo(3_000);
+        store.refresh();
+        assertThat(store.count(t, Set.of())).as("bob's turns, all kept").isEqualTo(1_000);
+        assertThat(store.find(t, Map.of("user_id", "ann"), Set.of(), 10, null, false)).isEmpty();
+        assertThat(store.count("forgetting-many-other", Set.of())).as("the other tenant's ann is not this one")
+                .isEqualTo(250);
+        assertThat(store.forget(t, ForgetScope.USER, "ann")).as("a replay deletes nothing more").isZero();
+    }
+
+    /**
+     * A store over the index {@code name} whose forget of a user reads and deletes the user's sessions
+     * {@code sessionsPerPage} at a time, where it enumerates them (OpenSearch); the same as {@link #open} otherwise.
+     */
+    protected MemoryStore openPagingSessions(String name, int sessionsPerPage) {
+        return open(name);
+    }
+
+    @Test
+    void aForgetOfAUserPagesThroughTheirSessionsAndDeletesEachOnce() {
+        String t = "forgetting-paged";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int s = 0; s < 23; s++) { // cy: 23 sessions of two turns and a summary without a user: 5 pages of 5
+            String session = String.format("cy-s%02d", s);
+            records.add(turnOf(t, "cy", session, 0));
+            records.add(turnOf(t, "cy", session, 1));
+            records.add(summary(t, session, "sum-" + session, List.of("t0", "t1")));
+        }
+        records.add(MemoryRecord.of(RecordIds.memory(t, "cy-m1"), t, RecordType.MEMORY,
+                "cy likes tea", Records.T0).embedding(new float[] {0, 0, 1}).user("cy").tokens(3).build());
+        for (int s = 0; s < 4; s++) { // dee: sessions of her own, sorting between cy's pages' sessions
+            records.add(turnOf(t, "dee", String.format("cy-s%02d-dee", s * 5), 0));
+            records.add(turnOf(t, "dee", String.format("cy-s%02d-dee", s * 5), 1));
+        }
+        records.add(turnOf("forgetting-paged-other", "cy", "cy-s00", 0));
+        try (MemoryStore paged = openPagingSessions("engram-memories-contract-paged", 5)) {
+            paged.ensureIndex("test-vectors", 3);
+            paged.upsert(records);
+            assertThat(paged.forget(t, ForgetScope.USER, "cy")).as("69 of 23 sessions and cy's memory")
+                    .isEqualTo(23 * 3 + 1);
+            paged.refresh();
+            assertThat(paged.count(t, Set.of())).as("dee's 8 turns, all kept").isEqualTo(8);
+            assertThat(paged.find(t, Map.of("user_id", "dee"), Set.of(), 10, null, true)).hasSize(8);
+            assertThat(paged.count("forgetting-paged-other", Set.of())).as("the other tenant's cy").isEqualTo(1);
+            assertThat(paged.forget(t, ForgetScope.USER, "cy")).as("a replay deletes nothing more").isZero();
+        }
+    }
+
+    private static MemoryRecord window(String tenant, String session, List<String> turnIds) {
+        return MemoryRecord.of(TurnWindows.id(tenant, session, turnIds.get(0), turnIds.get(turnIds.size() - 1)), tenant,
+                RecordType.WINDOW, "turns " + turnIds, Records.T0).embedding(new float[] {0, 1, 0}).session(session)
+                .user("user-1").provenance(turnIds, 0).position(0).tokens(6).build();
+    }
+
+    @Test
+    void aWindowOfTurnsIsForgottenWithAnyOfItsTurnsItsSessionOrItsUser() {
+        String t = "forgetting-windows";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (String session : List.of("s1", "s2", "s3")) {
+            for (int seq = 0; seq < 4; seq++) {
+                records.add(Records.turn(t, session, RecordIds.turn(t, session, "t" + seq), "user", seq, "turn " + seq,
+                        2, new float[] {1, 0, 0}));
+            }
+            records.add(window(t, session, List.of("t0", "t1", "t2")));
+            records.add(window(t, session, List.of("t2", "t3")));
+        }
+        store.upsert(records);
+
+        // one turn: it and the windows of its session that hold it, not those of another session
+        assertThat(store.forget(t, ForgetScope.MEMORY, RecordIds.turn(t, "s1", "t1"))).isEqualTo(2);
+        assertThat(ids(t)).doesNotContain(TurnWindows.id(t, "s1", "t0", "t2"))
+                .contains(TurnWindows.id(t, "s1", "t2", "t3"), TurnWindows.id(t, "s2", "t0", "t2"));
+        // a session: its turns and windows
+        assertThat(store.forget(t, ForgetScope.SESSION, "s2")).isEqualTo(6);
+        // a user: everything of theirs
+        assertThat(store.forget(t, ForgetScope.USER, "user-1")).isEqualTo(3 + 1 + 6);
+        assertThat(ids(t)).isEmpty();
     }
 
     @Test

@@ -29,8 +29,8 @@ class TenantQueriesTest {
         List<JsonNode> bodies = List.of(acme.bm25("q", 5, Set.of()), acme.knn(new float[] {1, 0}, 5, Set.of()),
                 acme.find(Map.of(), Set.of(), 5, null, true, false), acme.ids(List.of("x")), acme.count(Set.of()),
                 acme.stamp(Map.of(), Set.of()), acme.documents(), acme.page(Map.of(), Set.of(), 5, null),
-                acme.turnsAround(Map.of("s", Set.of(1)), 1), acme.sessionsOf("ann"),
-                acme.olderDocumentVersions("coder", "AGENTS.md", 3), acme.forget(ForgetScope.USER, "ann", null, null, List.of()));
+                acme.turnsAround(Map.of("s", Set.of(1)), 1), acme.sessionsOf("ann", 10, "s1"), acme.sessions(List.of("s1")),
+                acme.olderDocumentVersions("coder", "AGENTS.md", 3), acme.forget(ForgetScope.USER, "ann", null, null));
         assertThat(bodies).allSatisfy(body -> assertThat(filter(body).get(0)).isEqualTo(tenantTerm()));
     }
 
@@ -53,11 +53,11 @@ class TenantQueriesTest {
 
     @Test
     void aForgetOfATurnAlsoCoversTheSummariesOfItsSessionThatNameIt() {
-        JsonNode should = acme.forget(ForgetScope.MEMORY, "acme/s1/t1", "s1", "t1", List.of()).at("/query/bool/should");
+        JsonNode should = acme.forget(ForgetScope.MEMORY, "acme/s1/t1", "s1", "t1").at("/query/bool/should");
         assertThat(should).hasSize(3);
         assertThat(should.get(2).at("/bool/filter/0/term/session_id").asText()).isEqualTo("s1");
         assertThat(should.get(2).at("/bool/filter/1/term/source_refs").asText()).isEqualTo("t1");
-        JsonNode memory = acme.forget(ForgetScope.MEMORY, "acme/m1", null, null, List.of()).at("/query/bool/should");
+        JsonNode memory = acme.forget(ForgetScope.MEMORY, "acme/m1", null, null).at("/query/bool/should");
         assertThat(memory).as("also what names it by the gateway's own id").hasSize(3);
         assertThat(memory.get(2).at("/term/source_refs").asText()).isEqualTo("m1");
     }

@@ -22,8 +22,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -49,8 +47,10 @@ import org.apache.flink.util.OutputTag;
  * {@link io.engram.jobs.store.StoreWriterOperator} so every change it sees is already in OpenSearch. Keyed state:
  * the store shape (updated per write, never rescanned), the frozen canary set, the last W rows of that set and
  * the open cycle's counters. A tenant's shape is read from state once per checkpoint interval and kept on the
- * heap while it changes; {@link CollapseDetectorOperator} writes the changed shapes back at the barrier, so
- * with RocksDB a write costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's {@code CLOSE_CYCLE} or, for the last cycle before a
+ * heap while it changes ({@link LiveShapes}, bounded by the entries it holds); {@link CollapseDetectorOperator}
+ * writes the changed shapes back at the barrier, or earlier when the bound is passed, so with RocksDB a write
+ * costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's
+ * {@code CLOSE_CYCLE} or, for the last cycle before a
  * pause, on an event-time timer a quiet gap after its last write. Closing scores the canaries with BM25 against
  * the tenant's records as the shape holds them ({@link CanarySet#ranks}: the writes OpenSearch acknowledged up to
  * this close, not what it received since), evaluates the alerts ({@link CollapseAlerts}) and emits the
@@ -75,6 +75,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private final CollapseConfig config;
     private final CycleClock clock;
     private final boolean metricsEnabled;
+    private final long heldShapeRecords;
 
     private transient MemoryStore store;
     private transient ValueState<StoreShape> shape;
@@ -85,8 +86,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
-    private transient Map<String, StoreShape> liveShapes;
-    private transient Set<String> changedShapes;
+    private transient LiveShapes liveShapes;
     /** The size of the tenant's shape as last written, so the records of every tenant add up without reading shapes. */
     private transient ValueState<Integer> shapeSize;
     private transient EngramMetrics metrics;
@@ -96,12 +96,20 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient volatile long openCycles;
     private transient volatile long shapeRecords;
 
-    /** The detector's thresholds and canary sizes, the quiet gap that closes a cycle, whether metrics are on. */
-    public record Settings(CollapseConfig collapse, Duration quietGap, boolean metricsEnabled) implements Serializable {
+    /**
+     * The detector's thresholds and canary sizes, the quiet gap that closes a cycle, whether metrics are on, and
+     * how many shape entries it may hold on the heap between barriers (all tenants together; one tenant larger
+     * than that is still held whole while it is written to).
+     */
+    public record Settings(CollapseConfig collapse, Duration quietGap, boolean metricsEnabled, long heldShapeRecords)
+            implements Serializable {
+
+        /** Entries held on the heap by default: above the largest tenant planned for (100,000 records), "Sizing". */
+        public static final long HELD_SHAPE_RECORDS = 150_000;
 
         /** The pipeline's settings. */
         public static Settings of(PipelineConfig config) {
-            return new Settings(config.collapse(), config.quietGap(), config.metricsEnabled());
+            return new Settings(config.collapse(), config.quietGap(), config.metricsEnabled(), HELD_SHAPE_RECORDS);
         }
     }
 
@@ -110,6 +118,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         this.config = settings.collapse();
         this.clock = new CycleClock(settings.quietGap());
         this.metricsEnabled = settings.metricsEnabled();
+        this.heldShapeRecords = settings.heldShapeRecords();
     }
 
     @Override
@@ -120,17 +129,17 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 DetectorSerializers.CanarySetSerializer.INSTANCE));
         history = getRuntimeContext().getListState(new ListStateDescriptor<>("history",
                 DetectorSerializers.CycleMetricsSerializer.INSTANCE));
-        canariesAsJson = getRuntimeContext().getState(canariesAsJsonDescriptor());
-        historyAsJson = getRuntimeContext().getListState(historyAsJsonDescriptor());
+        canariesAsJson = getRuntimeContext().getState(LegacyDetectorJson.canariesDescriptor());
+        historyAsJson = getRuntimeContext().getListState(LegacyDetectorJson.historyDescriptor());
         open = getRuntimeContext().getState(openCycleDescriptor());
         shapeSize = getRuntimeContext().getState(shapeSizeDescriptor());
-        liveShapes = new HashMap<>();
-        changedShapes = new HashSet<>();
+        liveShapes = new LiveShapes(heldShapeRecords);
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
         cyclesClosed = metrics.counter("cycles_closed");
         metrics.gauge("detector_tenants", () -> tenants);
         metrics.gauge("detector_open_cycles", () -> openCycles);
         metrics.gauge("detector_shape_records", () -> shapeRecords);
+        metrics.gauge("detector_held_shape_records", liveShapes::heldRecords);
     }
 
     private static ValueStateDescriptor<OpenCycle> openCycleDescriptor() {
@@ -201,7 +210,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             accepted = current.delete(delete.id()) ? 1 : 0;
         }
         shapeRecords += current.size() - sizeBefore;
-        changedShapes.add(tenant);
+        liveShapes.changed(tenant, current.size() - sizeBefore);
         return accepted;
     }
 
@@ -301,30 +310,20 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         return past;
     }
 
-    /** The canary set as state written before it was typed (JSON text). */
-    static ValueStateDescriptor<String> canariesAsJsonDescriptor() {
-        return new ValueStateDescriptor<>("canary-set", Types.STRING);
-    }
-
-    /** The history window as state written before it was typed (column-named JSON rows). */
-    static ListStateDescriptor<String> historyAsJsonDescriptor() {
-        return new ListStateDescriptor<>("cycle-history", Types.STRING);
-    }
-
     /** The tenant's shape: the one already on the heap this interval, else the one in state (the current key's). */
     private StoreShape shapeOf(String tenant) throws IOException {
         StoreShape live = liveShapes.get(tenant);
         if (live == null) {
             StoreShape stored = shape.value(); // one read: on RocksDB each is a whole-shape deserialization
             live = stored == null ? new StoreShape(config.maxGeneration()) : stored;
-            liveShapes.put(tenant, live);
+            liveShapes.hold(tenant, live);
             if (shapeSize.value() == null) { // a new tenant, or a shape whose size was not kept: not counted yet
                 tenants++;
                 shapeRecords += live.size();
-                changedShapes.add(tenant);
+                liveShapes.changed(tenant, 0);
             }
             if (readBackTexts(tenant, live)) {
-                changedShapes.add(tenant);
+                liveShapes.changed(tenant, 0);
             }
         }
         return live;
@@ -365,14 +364,29 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
      * and forgets the heap copies (the next write reads state again, so no object is shared with a snapshot).
      */
     void writeBackShapes(Consumer<String> setKey) throws IOException {
-        for (String tenant : changedShapes) {
+        liveShapes.writeBackAll(writingBack(setKey));
+    }
+
+    /**
+     * Past the bound on held entries, writes back and forgets the shapes of the tenants touched least recently,
+     * then selects {@code current} again (the tenant whose element or timer was just processed).
+     */
+    void boundHeldShapes(String current, Consumer<String> setKey) throws IOException {
+        liveShapes.evict(current, writingBack(setKey));
+        setKey.accept(current);
+    }
+
+    /** The shape entries held on the heap now, all tenants together. */
+    long heldShapeRecords() {
+        return liveShapes.heldRecords();
+    }
+
+    private LiveShapes.WriteBack writingBack(Consumer<String> setKey) {
+        return (tenant, live) -> {
             setKey.accept(tenant);
-            StoreShape live = liveShapes.get(tenant);
             shape.update(live);
             shapeSize.update(live.size());
-        }
-        changedShapes.clear();
-        liveShapes.clear();
+        };
     }
 
     @Override

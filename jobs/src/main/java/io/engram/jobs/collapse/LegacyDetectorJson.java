@@ -4,6 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.jobs.serde.LegacyJson;
 import io.engram.model.collapse.CanarySet;
 import io.engram.model.retrieval.RecordType;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeinfo.Types;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,5 +28,15 @@ final class LegacyDetectorJson {
                     RecordType.ofLabel(c.get("type").asText()), c.get("query").asText()));
         }
         return new CanarySet(o.get("id").asText(), list);
+    }
+
+    /** The canary set as state written before it was typed (JSON text). */
+    static ValueStateDescriptor<String> canariesDescriptor() {
+        return new ValueStateDescriptor<>("canary-set", Types.STRING);
+    }
+
+    /** The history window as state written before it was typed (column-named JSON rows). */
+    static ListStateDescriptor<String> historyDescriptor() {
+        return new ListStateDescriptor<>("cycle-history", Types.STRING);
     }
 }

@@ -3,6 +3,7 @@ package io.engram.jobs.compaction;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.embed.EmbedderFactory;
 import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.jobs.ingest.RecentForgets;
 import io.engram.model.compaction.ExtractiveSummarizer;
 import io.engram.model.compaction.SessionCompactor;
 import io.engram.model.compaction.SessionCompactor.SummaryRecord;
@@ -21,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.flink.api.common.functions.OpenContext;
-import org.apache.flink.api.common.state.BroadcastState;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.state.MapState;
@@ -232,17 +232,7 @@ public final class SessionCompactionFunction
     @Override
     public void processBroadcastElement(ForgetEvent forget, Context ctx, Collector<CompactionResult> out)
             throws Exception {
-        BroadcastState<String, ForgetEvent> forgets = ctx.getBroadcastState(FORGETS);
-        List<String> expired = new ArrayList<>();
-        for (Map.Entry<String, ForgetEvent> f : forgets.entries()) {
-            if (f.getValue().requestedAtMillis() < forget.requestedAtMillis() - stateTtl.toMillis()) {
-                expired.add(f.getKey());
-            }
-        }
-        for (String id : expired) {
-            forgets.remove(id);
-        }
-        forgets.put(forget.forgetId(), forget);
+        RecentForgets.remember(ctx.getBroadcastState(FORGETS), forget, stateTtl);
         ctx.applyToKeyedState(pendingDescriptor, (key, state) -> forgetIn(key, forget));
         ctx.applyToKeyedState(summariesDescriptor, (key, state) -> forgetIn(key, forget));
         ctx.applyToKeyedState(sessionUserDescriptor, (key, state) -> forgetIn(key, forget));

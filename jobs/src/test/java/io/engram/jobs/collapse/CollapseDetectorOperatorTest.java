@@ -14,6 +14,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.InMemoryMemoryStore;
 import io.engram.store.RecordIds;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.apache.flink.runtime.state.hashmap.HashMapStateBackend;
 import org.apache.flink.state.rocksdb.EmbeddedRocksDBStateBackend;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.KeyedOneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -50,9 +52,17 @@ class CollapseDetectorOperatorTest {
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(String backend) throws Exception {
-        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(
-                new CollapseDetectorFunction(InMemoryMemoryStore.at(INDEX),
-                        new CollapseDetectorFunction.Settings(CollapseConfig.DEFAULT, Duration.ofMinutes(10), true))),
+        return harness(backend, detector(CollapseDetectorFunction.Settings.HELD_SHAPE_RECORDS));
+    }
+
+    private static CollapseDetectorFunction detector(long heldShapeRecords) {
+        return new CollapseDetectorFunction(InMemoryMemoryStore.at(INDEX),
+                new CollapseDetectorFunction.Settings(CollapseConfig.DEFAULT, Duration.ofMinutes(10), true, heldShapeRecords));
+    }
+
+    private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(
+            String backend, CollapseDetectorFunction detector) throws Exception {
+        var harness = new KeyedOneInputStreamOperatorTestHarness<>(new CollapseDetectorOperator(detector),
                 StoreChange::tenantId, Types.STRING);
         StateBackend state = backend.equals("rocksdb") ? new EmbeddedRocksDBStateBackend() : new HashMapStateBackend();
         harness.setStateBackend(state);
@@ -118,6 +128,129 @@ class CollapseDetectorOperatorTest {
         }
     }
 
+    private static final String[] TOPICS = {"invoices", "harbour", "canteen", "budget", "travel", "hiring", "security"};
+
+    /** Thirty tenants of twenty records each, written interleaved (every tenant active between two barriers). */
+    private static List<StoreChange> manyTenants() {
+        List<StoreChange> changes = new ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            for (int t = 0; t < 30; t++) {
+                String text = "note number " + i + " about " + TOPICS[(i + t) % 7] + " and " + TOPICS[(3 * i + t) % 7]
+                        + " for team" + t;
+                changes.add(invoiceMemory("detector-many-" + t, "m" + i, text, T0 + i * 30L + t, "c0"));
+            }
+        }
+        for (int t = 0; t < 30; t++) {
+            changes.add(new Delete("detector-many-" + t, RecordIds.memory("detector-many-" + t, "m" + t % 20),
+                    RecordType.MEMORY, null, T0 + 700 + t, "c0"));
+            changes.add(new CloseCycle("detector-many-" + t, "c0", "cycle_id", T0 + 800 + t));
+        }
+        return changes;
+    }
+
+    private static List<CycleMetrics> byTenant(List<CycleMetrics> rows) {
+        return rows.stream().sorted(java.util.Comparator.comparing(CycleMetrics::tenantId)).toList();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void theShapesHeldOnTheHeapStayWithinTheirBoundAndScoreAsIfAllWereHeld(String backend) throws Exception {
+        List<StoreChange> changes = manyTenants();
+        List<CycleMetrics> unbounded;
+        try (var all = harness(backend, detector(Long.MAX_VALUE))) {
+            all.open();
+            changes.forEach(c -> feedUnchecked(all, c));
+            unbounded = byTenant(new ArrayList<>(all.extractOutputValues()));
+        }
+        CollapseDetectorFunction bounded = detector(100);
+        OperatorSubtaskState snapshot;
+        try (var before = harness(backend, bounded)) {
+            before.open();
+            long mostHeld = 0;
+            for (StoreChange c : changes.subList(0, 400)) {
+                feed(before, c);
+                mostHeld = Math.max(mostHeld, bounded.heldShapeRecords());
+            }
+            assertThat(mostHeld).as("30 tenants' 400 records written, at most 100 held").isBetween(1L, 100L);
+            snapshot = checkpoint(before, T0 + 600);
+            assertThat(bounded.heldShapeRecords()).as("none held past a barrier").isZero();
+        }
+        CollapseDetectorFunction restoredDetector = detector(100);
+        try (var after = harness(backend, restoredDetector)) {
+            after.initializeState(snapshot);
+            after.open();
+            for (StoreChange c : changes.subList(400, changes.size())) {
+                feed(after, c);
+                assertThat(restoredDetector.heldShapeRecords()).isLessThanOrEqualTo(100);
+            }
+            List<CycleMetrics> rows = byTenant(new ArrayList<>(after.extractOutputValues()));
+            assertThat(rows).hasSize(30);
+            assertThat(rows.get(0).storeTotal()).isEqualTo(19);
+            assertThat(rows.get(0).canaryCount()).isPositive();
+            assertThat(rows).as("the same rows, canary ranks included, as with every shape held").isEqualTo(unbounded);
+        }
+    }
+
+    /** The changes the snapshots under {@code detector-state/} hold: 8 tenants, 10 memories each, cycle c0 open. */
+    private static List<StoreChange> beforeTheSnapshot() {
+        return legacyTenants(0, 10);
+    }
+
+    private static List<StoreChange> legacyTenants(int from, int to) {
+        List<StoreChange> changes = new ArrayList<>();
+        for (int i = from; i < to; i++) {
+            for (int t = 0; t < 8; t++) {
+                String text = "note number " + i + " about " + TOPICS[(i + t) % 7] + " and " + TOPICS[(3 * i + t) % 7]
+                        + " for team" + t;
+                changes.add(invoiceMemory("legacy-" + t, "m" + i, text, T0 + i * 10L + t, "c0"));
+            }
+        }
+        return changes;
+    }
+
+    /**
+     * The snapshots under {@code detector-state/} are the bytes of the version before shapes were bounded (commit
+     * 404dc88), taken mid-cycle with its detector in a harness after {@link #beforeTheSnapshot}: restored into a
+     * detector holding at most 30 entries, they close the same cycles as one uninterrupted, unbounded run.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void aSnapshotOfTheVersionBeforeTheBoundRestoresAndScoresAsAnUninterruptedRun(String backend) throws Exception {
+        List<StoreChange> after = new ArrayList<>(legacyTenants(10, 20));
+        for (int t = 0; t < 8; t++) {
+            after.add(new CloseCycle("legacy-" + t, "c0", "cycle_id", T0 + 500 + t));
+        }
+        List<CycleMetrics> uninterrupted;
+        try (var all = harness(backend, detector(Long.MAX_VALUE))) {
+            all.open();
+            beforeTheSnapshot().forEach(c -> feedUnchecked(all, c));
+            after.forEach(c -> feedUnchecked(all, c));
+            uninterrupted = byTenant(new ArrayList<>(all.extractOutputValues()));
+        }
+        CollapseDetectorFunction bounded = detector(30);
+        try (var restored = harness(backend, bounded)) {
+            restored.initializeState(OperatorSnapshotUtil.readStateHandle(Path.of(CollapseDetectorOperatorTest.class
+                    .getResource("/detector-state/collapse-detector-" + backend + ".snapshot").toURI()).toString()));
+            restored.open();
+            for (StoreChange c : after) {
+                feed(restored, c);
+                assertThat(bounded.heldShapeRecords()).isLessThanOrEqualTo(30);
+            }
+            List<CycleMetrics> rows = byTenant(new ArrayList<>(restored.extractOutputValues()));
+            assertThat(rows).extracting(CycleMetrics::storeTotal).containsOnly(20L).hasSize(8);
+            assertThat(rows).isEqualTo(uninterrupted);
+        }
+    }
+
+    private static void feedUnchecked(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h,
+                                      StoreChange change) {
+        try {
+            feed(h, change);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"hashmap", "rocksdb"})
     void changesAfterABarrierAreNotInThatSnapshot(String backend) throws Exception {
@@ -157,10 +290,10 @@ class CollapseDetectorOperatorTest {
             var backendState = operator.getKeyedStateBackend();
             backendState.getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                     org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
-                    CollapseDetectorFunction.canariesAsJsonDescriptor()).update(canarySet);
+                    LegacyDetectorJson.canariesDescriptor()).update(canarySet);
             backendState.getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                     org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE,
-                    CollapseDetectorFunction.historyAsJsonDescriptor()).update(history);
+                    LegacyDetectorJson.historyDescriptor()).update(history);
 
             // m0, the canary's anchor, is not in the index: the canary misses, recall falls from 1.0 to 0
             feed(harness, memory(7, T0));

@@ -15,6 +15,7 @@ import io.engram.model.partition.DocumentNode;
 import io.engram.model.partition.MarkdownPartitioner;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.retrieval.AssembledContext;
+import io.engram.model.retrieval.TurnWindows;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.stack.EmbeddedKafka;
@@ -173,7 +174,13 @@ abstract class EndToEndRuns {
             kept.add(RecordIds.turn(EndToEndInput.HOOLI, "h-keep", "t" + seq));
         }
         assertThat(ids(plain.get(EndToEndInput.HOOLI), "turn")).isEqualTo(kept);
-        assertThat(plain.get(EndToEndInput.HOOLI)).hasSize(5);
+        // and the window of the kept session's first three turns (five turns: one window every three)
+        assertThat(ids(plain.get(EndToEndInput.HOOLI), "window"))
+                .containsExactly(TurnWindows.id(EndToEndInput.HOOLI, "h-keep", "t0", "t2"));
+        assertThat(plain.get(EndToEndInput.HOOLI)).hasSize(6);
+        // every third of acme's 40 turns, a window of the last six
+        assertThat(ids(plain.get(ACME), "window")).hasSize(13).contains(TurnWindows.id(ACME, "s1", "t0", "t2"),
+                TurnWindows.id(ACME, "s1", "t0", "t5"), TurnWindows.id(ACME, "s1", "t33", "t38"));
         assertThat(ids(plain.get(INITECH), "memory")).containsExactlyInAnyOrder(
                 RecordIds.memory(INITECH, "mem-0"), RecordIds.memory(INITECH, "mem-2"));
         assertThat(ids(plain.get(INITECH), "knowledge")).containsExactlyInAnyOrder(

@@ -28,7 +28,7 @@ public record Retention(Duration turns, Duration summaries, Duration memories) i
     /** The maximum age of a record of {@code type}, or null when kept for ever (agent documents always are). */
     public Duration maxAge(RecordType type) {
         return switch (type) {
-            case TURN -> turns;
+            case TURN, WINDOW -> turns; // a window of turns goes with them
             case SUMMARY -> summaries;
             case MEMORY, LESSON, KNOWLEDGE -> memories;
             case INVARIANT, LORE -> null;

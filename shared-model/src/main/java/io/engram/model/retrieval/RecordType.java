@@ -4,7 +4,7 @@ import java.util.Locale;
 
 /** The {@code type} of a memory record in OpenSearch (docs/contracts.md, "Contracts"). */
 public enum RecordType {
-    TURN, SUMMARY, INVARIANT, LORE, MEMORY, LESSON, KNOWLEDGE;
+    TURN, SUMMARY, INVARIANT, LORE, MEMORY, LESSON, KNOWLEDGE, WINDOW;
 
     /** The lower-case name stored in the index. */
     public String label() {
