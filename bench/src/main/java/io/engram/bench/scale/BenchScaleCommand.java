@@ -6,6 +6,9 @@ import io.engram.stack.EmbeddedStack;
 import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -60,6 +63,10 @@ public final class BenchScaleCommand implements Callable<Integer> {
     @Option(names = "--cross-tenant-reads", defaultValue = "1000", description = "randomized cross-tenant reads (default: ${DEFAULT-VALUE})")
     int crossTenantReads;
 
+    @Option(names = "--reads-not-before", paramLabel = "HH:MM", description = "UTC time of day before which the read"
+            + " latencies are not measured (the run waits): on a machine shared with another heavy job")
+    LocalTime readsNotBefore;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -67,7 +74,8 @@ public final class BenchScaleCommand implements Callable<Integer> {
         Path work = Files.createTempDirectory("engram-bench-scale");
         progress.println("bench scale: working in " + work + " (stand-in embedder)");
         ScaleRun.Options options = new ScaleRun.Options(tenants, records, largest != null ? largest : (int) (records / 10),
-                work, agentDocuments, jobHeap, checkpointInterval, modelRecords, queries, crossTenantReads);
+                work, agentDocuments, jobHeap, checkpointInterval, modelRecords, queries, crossTenantReads,
+                readsNotBefore == null ? null : LocalDate.now(ZoneOffset.UTC).atTime(readsNotBefore).toInstant(ZoneOffset.UTC));
         ObjectNode report;
         try (EmbeddedStack stack = EmbeddedStack.start(EmbeddedStack.Config.all(Optional.empty()), (s, a) -> { })) {
             RunSettings.Servers servers = new RunSettings.Servers(stack.kafka().orElseThrow().bootstrapServers(),

@@ -13,17 +13,7 @@ import java.util.Random;
  * records) by search and by context, and asks for one of the other tenant's records by id. Every record an answer
  * names is looked up in OpenSearch directly: one whose tenant is not the key's is foreign. The bench fails on any.
  */
-final class CrossTenantReads {
-
-    private final RawHttp http;
-    private final ScaleService service;
-    private final String indexUrl;
-
-    CrossTenantReads(RawHttp http, ScaleService service, String openSearch, String index) {
-        this.http = http;
-        this.service = service;
-        this.indexUrl = openSearch + "/" + index;
-    }
+record CrossTenantReads(RawHttp http, ScaleService service, String indexUrl) {
 
     ObjectNode measure(List<ScaleCorpus.Tenant> tenants, int reads) {
         Random random = new Random(42);

@@ -10,17 +10,7 @@ import java.util.concurrent.TimeUnit;
  * {@code DELETE /v1/users/{id}} with the tenant's key, then {@code GET /v1/forgets/{id}} until it says {@code done};
  * then what is left: nothing of the user's, everything of the other users'.
  */
-final class ForgetUser {
-
-    private final RawHttp http;
-    private final ScaleService service;
-    private final TenantCounts counts;
-
-    ForgetUser(RawHttp http, ScaleService service, TenantCounts counts) {
-        this.http = http;
-        this.service = service;
-        this.counts = counts;
-    }
+record ForgetUser(RawHttp http, ScaleService service, TenantCounts counts) {
 
     ObjectNode measure(ScaleCorpus.Tenant tenant, String user, long userSent, long tenantSent, int tenants)
             throws InterruptedException {

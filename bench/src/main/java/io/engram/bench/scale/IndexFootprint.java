@@ -8,19 +8,9 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
  * and what keeping the vector out of {@code _source} would save, measured on twin indexes of a sample of the
  * documents (the same mapping, one with {@code _source.excludes: [embedding]}), each merged to one segment.
  */
-final class IndexFootprint {
+record IndexFootprint(RawHttp http, String openSearch, String index) {
 
     private static final int TWIN_DOCUMENTS = 20_000;
-
-    private final RawHttp http;
-    private final String openSearch;
-    private final String index;
-
-    IndexFootprint(RawHttp http, String openSearch, String index) {
-        this.http = http;
-        this.openSearch = openSearch;
-        this.index = index;
-    }
 
     ObjectNode measure(long recordsSent) {
         http.post(openSearch + "/" + index + "/_refresh", null);

@@ -16,8 +16,11 @@ final class Ingest {
         this.counts = counts;
     }
 
-    /** A moment of the load: searchable records, monotonic time, the job's CPU so far. */
-    record Mark(long records, long nanos, Duration cpu) {
+    /**
+     * A moment of the load: searchable records, monotonic time, the job's CPU so far, and the servers' (this JVM,
+     * where OpenSearch and Kafka run, and its child processes but the job: PostgreSQL).
+     */
+    record Mark(long records, long nanos, Duration cpu, Duration servers) {
 
         /** Records per second from {@code from} to this. */
         double perSecondSince(Mark from) {
@@ -28,6 +31,18 @@ final class Ingest {
         double cpuMicrosPerRecordSince(Mark from) {
             return (cpu.toNanos() - from.cpu.toNanos()) / 1e3 / (records - from.records);
         }
+
+        /** The same for the servers. */
+        double serversMicrosPerRecordSince(Mark from) {
+            return (servers.toNanos() - from.servers.toNanos()) / 1e3 / (records - from.records);
+        }
+    }
+
+    /** The CPU time of this JVM and of its child processes other than the job's. */
+    private static Duration serversCpu(JobProcess job) {
+        Duration total = ProcessHandle.current().info().totalCpuDuration().orElse(Duration.ZERO);
+        return ProcessHandle.current().descendants().filter(p -> p.pid() != job.pid())
+                .map(p -> p.info().totalCpuDuration().orElse(Duration.ZERO)).reduce(total, Duration::plus);
     }
 
     /** Waits until at least {@code target} records are searchable; fails when the job dies or {@code patience} ends. */
@@ -38,7 +53,7 @@ final class Ingest {
             Duration cpu = job.cpu();
             long n = counts.total(TenantCounts.SENT_TYPES);
             if (n >= target) {
-                return new Mark(n, System.nanoTime(), cpu);
+                return new Mark(n, System.nanoTime(), cpu, serversCpu(job));
             }
             if (!alive) {
                 throw new IllegalStateException("the job process exited (" + n + " of " + target + " records searchable)");

@@ -22,8 +22,8 @@ final class RawHttp {
     private final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16))
             .connectTimeout(Duration.ofSeconds(10)).build();
 
-    /** The answer's status and body. */
-    record Answer(int status, String body) {
+    /** The answer's status, body and the server's own account of its time ({@code Server-Timing}, or empty). */
+    record Answer(int status, String body, String serverTiming) {
         JsonNode json() {
             try {
                 return JSON.readTree(body);
@@ -51,7 +51,7 @@ final class RawHttp {
         }
         try {
             HttpResponse<String> answer = http.send(request.build(), HttpResponse.BodyHandlers.ofString());
-            return new Answer(answer.statusCode(), answer.body());
+            return new Answer(answer.statusCode(), answer.body(), answer.headers().firstValue("Server-Timing").orElse(""));
         } catch (IOException e) {
             throw new UncheckedIOException(method + " " + url + " failed", e);
         } catch (InterruptedException e) {

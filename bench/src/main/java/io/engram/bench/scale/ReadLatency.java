@@ -7,7 +7,11 @@ import io.engram.model.embed.Embedder;
 import io.engram.model.embed.EmbeddingModel;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Queue;
 import java.util.Random;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -46,6 +50,7 @@ final class ReadLatency {
         ObjectNode out = RawHttp.JSON.createObjectNode().put("tenant", tenant.id()).put("records", tenant.records())
                 .put("clients", clients);
         AtomicLong errors = new AtomicLong();
+        Map<String, Queue<Double>> stages = new ConcurrentHashMap<>();
         for (List<String> phase : phases) {
             long[][] nanos = new long[phase.size()][queries];
             AtomicInteger next = new AtomicInteger(-5 * clients); // five per client warm up
@@ -60,7 +65,7 @@ final class ReadLatency {
                         float[] vector = embedder.embedQuery(text).vector();
                         for (int k = 0; k < phase.size(); k++) {
                             long t0 = System.nanoTime();
-                            boolean ok = read(phase.get(k), tenant, text, vector, random);
+                            boolean ok = read(phase.get(k), tenant, text, vector, random, q >= 0 ? stages : null);
                             if (q >= 0) {
                                 nanos[k][q] = System.nanoTime() - t0;
                                 if (!ok) {
@@ -82,11 +87,17 @@ final class ReadLatency {
                         .put("p99", l.percentile(0.99));
             }
         }
+        ObjectNode byStage = out.with("context").putObject("stages");
+        stages.forEach((stage, millis) -> {
+            Latencies l = Latencies.of(stage, millis.stream().mapToDouble(Double::doubleValue).toArray());
+            byStage.putObject(stage).put("p50", l.percentile(0.50)).put("p95", l.percentile(0.95));
+        });
         double floor = out.at("/knn/p95").asDouble() + out.at("/bm25/p95").asDouble();
         return out.put("errors", errors.get()).put("context_p95_over_floor", out.at("/context/p95").asDouble() / floor);
     }
 
-    private boolean read(String kind, ScaleCorpus.Tenant tenant, String text, float[] vector, Random random) {
+    private boolean read(String kind, ScaleCorpus.Tenant tenant, String text, float[] vector, Random random,
+                         Map<String, Queue<Double>> stages) {
         String routed = "/_search?routing=" + tenant.id();
         return switch (kind) {
             case "knn" -> http.send("POST", indexUrl + routed, null, FloorQueries.knn(tenant.id(), vector, DEPTH)).status() == 200;
@@ -95,9 +106,18 @@ final class ReadLatency {
                     RawHttp.JSON.createObjectNode().put("query", text).put("k", 10)).status() == 200;
             default -> {
                 int session = random.nextInt(Math.max(1, tenant.records() / 25));
-                yield http.send("POST", service.url() + "/v1/context", service.key(tenant.id()), RawHttp.JSON.createObjectNode()
-                        .put("query", text).put("budget_tokens", 2_000).put("session_id", "s" + session)
-                        .put("user_id", tenant.user(session))).status() == 200;
+                RawHttp.Answer answer = http.send("POST", service.url() + "/v1/context", service.key(tenant.id()),
+                        RawHttp.JSON.createObjectNode().put("query", text).put("budget_tokens", 2_000)
+                                .put("session_id", "s" + session).put("user_id", tenant.user(session)));
+                if (stages != null) { // the service's own account: where a context's milliseconds go
+                    for (String stage : answer.serverTiming().split(",\\s*")) {
+                        String[] parts = stage.split(";dur=");
+                        if (parts.length == 2) {
+                            stages.computeIfAbsent(parts[0], s -> new ConcurrentLinkedQueue<>()).add(Double.parseDouble(parts[1]));
+                        }
+                    }
+                }
+                yield answer.status() == 200;
             }
         };
     }

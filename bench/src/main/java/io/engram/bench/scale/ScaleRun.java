@@ -32,7 +32,8 @@ final class ScaleRun {
 
     /** What to load and where. */
     record Options(int tenants, long records, int largest, Path work, Path agentDocuments, String jobHeap,
-                   String checkpointInterval, int realModelRecords, int queries, int crossTenantReads) {
+                   String checkpointInterval, int realModelRecords, int queries, int crossTenantReads,
+                   Instant readsNotBefore) {
     }
 
     private final Options options;
@@ -55,6 +56,11 @@ final class ScaleRun {
                 .put("tenants", tenants.size()).put("records", options.records()).put("largest", tenants.get(0).records())
                 .put("median", tenants.get(tenants.size() / 2).records()).put("smallest", tenants.get(tenants.size() - 1).records());
         Topics.create(KafkaClients.at(servers.kafka()), 2);
+        if (options.realModelRecords() > 0) { // first: apart from the load, and from anything sharing the machine later
+            mark(report, "model");
+            report.set("real_model", new RealModelRatio(servers, options.work(), options.jobHeap(), progress)
+                    .measure(ScaleCorpus.over(options.agentDocuments()), options.realModelRecords()));
+        }
         ScaleLoad load = new ScaleLoad(ScaleCorpus.over(options.agentDocuments()), new ScaleCorpus.EventClock(T0));
         long sentFrom = System.currentTimeMillis();
 
@@ -77,6 +83,7 @@ final class ScaleRun {
                 Map.of("checkpoint.interval", options.checkpointInterval()));
         TenantCounts counts = new TenantCounts(http, servers.openSearch(), main.index());
         Ingest ingest = new Ingest(counts);
+        mark(report, "load");
         JobProcess job = JobProcess.run(main.file(), options.work().resolve("run-1.log"), options.jobHeap());
         try {
             long sendStart = System.nanoTime();
@@ -88,7 +95,9 @@ final class ScaleRun {
             Ingest.Mark beforeKill = ingest.await(sent * 6 / 10, job, PATIENCE);
             ObjectNode ingestReport = report.putObject("ingest").put("records_per_second", beforeKill.perSecondSince(first))
                     .put("cpu_micros_per_record", beforeKill.cpuMicrosPerRecordSince(first))
-                    .put("measured_records", beforeKill.records() - first.records());
+                    .put("servers_cpu_micros_per_record", beforeKill.serversMicrosPerRecordSince(first))
+                    .put("measured_records", beforeKill.records() - first.records())
+                    .put("standin_micros_per_text", StandinCost.microsPerText());
             say("ingest: %.0f records/s, %.0f us CPU per record; kill -9 at %,d searchable ...",
                     beforeKill.perSecondSince(first), beforeKill.cpuMicrosPerRecordSince(first), beforeKill.records());
             Restore.Restarted midLoad = Restore.killAndRestart(job, main, options.work().resolve("run-2.log"),
@@ -98,9 +107,11 @@ final class ScaleRun {
             Ingest.Mark all = ingest.await(sent, job, PATIENCE);
             ingestReport.put("all_searchable_seconds_after_restart", job.age().toSeconds());
             say("all %,d searchable", all.records());
+            mark(report, "loaded");
             correctness(report.putObject("correctness"), counts, sampleSent, restSent, tenants, all.records() - sent);
 
             job = checkpointsAndHeap(report, main, job);
+            mark(report, "restore_full");
             Restore.Restarted full = Restore.killAndRestart(job, main, options.work().resolve("run-3.log"),
                     options.jobHeap(), PATIENCE);
             job = full.job();
@@ -117,6 +128,7 @@ final class ScaleRun {
             say("restore: identical for %d sample tenants (%,d documents, %,d rows): %s", sampleIds.size(),
                     expected.documentCount(), expected.rowCount(), differences.isEmpty());
 
+            mark(report, "index");
             report.putPOJO("rejects", Rejects.byReason(servers.kafka()));
             report.set("index", new IndexFootprint(http, servers.openSearch(), main.index()).measure(options.records()));
             try (ScaleService service = ScaleService.start(options.work(), main, tenants.stream().map(Tenant::id).toList())) {
@@ -126,11 +138,7 @@ final class ScaleRun {
         } finally {
             job.close();
         }
-        if (options.realModelRecords() > 0) {
-            report.set("real_model", new RealModelRatio(servers, options.work(), options.jobHeap(), progress)
-                    .measure(ScaleCorpus.over(options.agentDocuments()), options.realModelRecords(),
-                            report.at("/ingest/records_per_second").asDouble()));
-        }
+        mark(report, "end");
         return report;
     }
 
@@ -216,6 +224,11 @@ final class ScaleRun {
                 .put("state_bytes", r.stateBytes());
         say("restore after kill -9: tasks running %.1f s after the process start, first checkpoint %.1f s (state %,d B)",
                 r.tasksRunning().toMillis() / 1e3, r.firstCheckpoint().toMillis() / 1e3, r.stateBytes());
+    }
+
+    /** When a phase began, wall clock (UTC): which measurements shared the machine with what. */
+    static void mark(ObjectNode report, String phase) {
+        report.with("clock").put(phase, Instant.now().toString());
     }
 
     private void say(String format, Object... args) {

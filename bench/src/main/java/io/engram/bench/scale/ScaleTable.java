@@ -21,6 +21,8 @@ final class ScaleTable {
         header("pipeline, " + embedder);
         row("ingest, records/s (job on 1 slot)", "%.0f", r.at("/ingest/records_per_second"));
         row("job CPU per record, µs (stand-in included)", "%.0f", r.at("/ingest/cpu_micros_per_record"));
+        row("  of which the stand-in embedder, µs per text", "%.1f", r.at("/ingest/standin_micros_per_text"));
+        row("servers' CPU per record, µs (OpenSearch, Kafka, PostgreSQL)", "%.0f", r.at("/ingest/servers_cpu_micros_per_record"));
         row("Flink state (RocksDB), total MB", "%.1f", mb(r.at("/checkpoint/state_bytes")));
         row("state per tenant, KB", "%.1f", r.at("/checkpoint/state_bytes_per_tenant").asDouble() / 1024);
         row("state per record, B", "%.0f", r.at("/checkpoint/state_bytes_per_record"));
@@ -60,6 +62,10 @@ final class ScaleTable {
                             k.get("p95").asDouble(), k.get("p99").asDouble());
                 }
                 row(who + ": context p95 ÷ (k-NN p95 + BM25 p95)", "%.2f", run.get("context_p95_over_floor"));
+                StringBuilder stages = new StringBuilder();
+                run.at("/context/stages").properties().forEach(e -> stages.append(String.format(Locale.ROOT, " %s %.1f/%.1f",
+                        e.getKey(), e.getValue().get("p50").asDouble(), e.getValue().get("p95").asDouble())));
+                out.printf(Locale.ROOT, "| %s: context in the service, p50/p95 |%s |%n", who, stages);
             }
         }
         header("operations, " + embedder);
@@ -76,6 +82,10 @@ final class ScaleTable {
             row("stand-in embedder, records/s", "%.0f", r.at("/real_model/standin_records_per_second"));
             row(r.at("/real_model/model").asText() + ", records/s", "%.1f", r.at("/real_model/model_records_per_second"));
             row("ratio", "%.1f", r.at("/real_model/standin_over_model"));
+            row("job CPU per record with the model, µs", "%.0f", r.at("/real_model/model_cpu_micros_per_record"));
+            row("OpenSearch bytes per document, the model's dense vectors", "%.0f", r.at("/real_model/index/bytes_per_document"));
+            row("  _source without the vector saves", "%.0f %%",
+                    r.at("/real_model/index/source_without_vector_saves").asDouble() * 100);
         }
         out.flush();
     }

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.PrintWriter;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 
@@ -12,31 +14,17 @@ import java.util.Locale;
  * input: reads against their floor (smallest, median and largest tenant, 1 and 8 clients), cross-tenant reads, the
  * operator's views, a cycle close of the largest tenant, and last the forget of one of its users.
  */
-final class ServiceMeasurements {
-
-    private final RawHttp http;
-    private final ScaleService service;
-    private final RunSettings.Servers servers;
-    private final RunSettings run;
-    private final List<ScaleCorpus.Tenant> tenants;
-    private final ScaleLoad.Sent sent;
-    private final ScaleRun.Options options;
-    private final PrintWriter progress;
-
-    ServiceMeasurements(RawHttp http, ScaleService service, RunSettings.Servers servers, RunSettings run,
-                        List<ScaleCorpus.Tenant> tenants, ScaleLoad.Sent sent, ScaleRun.Options options, PrintWriter progress) {
-        this.http = http;
-        this.service = service;
-        this.servers = servers;
-        this.run = run;
-        this.tenants = tenants;
-        this.sent = sent;
-        this.options = options;
-        this.progress = progress;
-    }
+record ServiceMeasurements(RawHttp http, ScaleService service, RunSettings.Servers servers, RunSettings run,
+                           List<ScaleCorpus.Tenant> tenants, ScaleLoad.Sent sent, ScaleRun.Options options,
+                           PrintWriter progress) {
 
     void measure(ObjectNode report, JobProcess job) throws Exception {
         ScaleCorpus.Tenant largest = tenants.get(0);
+        if (options.readsNotBefore() != null && Instant.now().isBefore(options.readsNotBefore())) {
+            say("waiting until %s to measure reads (--reads-not-before)", options.readsNotBefore());
+            Thread.sleep(Duration.between(Instant.now(), options.readsNotBefore()).toMillis());
+        }
+        ScaleRun.mark(report, "reads");
         if (options.queries() > 0) {
             ReadLatency reads = new ReadLatency(http, service, servers.openSearch(), run.index());
             ArrayNode latency = report.putArray("reads");
@@ -49,15 +37,19 @@ final class ServiceMeasurements {
                 }
             }
         }
-        ObjectNode cross = new CrossTenantReads(http, service, servers.openSearch(), run.index())
+        ScaleRun.mark(report, "cross_tenant");
+        ObjectNode cross = new CrossTenantReads(http, service, servers.openSearch() + "/" + run.index())
                 .measure(tenants, options.crossTenantReads());
         report.set("cross_tenant", cross);
         say("cross-tenant reads: %d, %d records returned, %d foreign", cross.get("reads").asInt(),
                 cross.get("records_returned").asLong(), cross.get("foreign_records").asLong());
+        ScaleRun.mark(report, "operator");
         report.set("operator", new OperatorViews(http, service).measure(run, options.work(), options.jobHeap(), largest.id()));
         say("operator views: %s", report.get("operator"));
+        ScaleRun.mark(report, "cycle_close");
         report.set("cycle_close", CycleClose.measure(servers, largest, "bench-close", ScaleRun.END.plusSeconds(60)));
         say("cycle close of %s: %s", largest.id(), report.get("cycle_close"));
+        ScaleRun.mark(report, "forget");
         String user = largest.user(0);
         report.set("forget", new ForgetUser(http, service, new TenantCounts(http, servers.openSearch(), run.index()))
                 .measure(largest, user, sent.byUserOfWatched().getOrDefault(user, 0L),

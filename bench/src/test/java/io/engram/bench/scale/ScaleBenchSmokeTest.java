@@ -28,7 +28,7 @@ class ScaleBenchSmokeTest {
     void fiftyTenantsLoadThroughThePipelineSurviveKillsAndStayApart(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                                    EmbeddedPostgreSql postgres) throws Exception {
         ScaleRun.Options options = new ScaleRun.Options(50, 10_000, 1_500, dir,
-                Path.of(System.getProperty("engram.root"), "data", "agents-md"), "512m", "2s", 0, 10, 200);
+                Path.of(System.getProperty("engram.root"), "data", "agents-md"), "512m", "2s", 0, 10, 200, null);
         JsonNode report = new ScaleRun(options, new RunSettings.Servers(kafka.bootstrapServers(), openSearch.httpUrl(),
                 postgres.jdbcUrl()), new PrintWriter(System.out, true)).run();
 
