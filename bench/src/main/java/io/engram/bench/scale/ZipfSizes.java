@@ -1,7 +1,5 @@
 package io.engram.bench.scale;
 
-import java.util.Arrays;
-
 /**
  * How many records each of N tenants holds when their sizes follow a Zipf law: tenant i (1-based, largest first)
  * holds about {@code largest / i^s}, with the exponent s chosen so that the sizes add up to the total. At 1,000
@@ -58,12 +56,5 @@ public final class ZipfSizes {
             }
         }
         return (low + high) / 2;
-    }
-
-    /** The median of {@code sizes} (the middle one of the sorted sizes). */
-    public static int median(int[] sizes) {
-        int[] sorted = sizes.clone();
-        Arrays.sort(sorted);
-        return sorted[sorted.length / 2];
     }
 }
