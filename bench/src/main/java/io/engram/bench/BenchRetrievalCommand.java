@@ -247,10 +247,10 @@ final class BenchRetrievalCommand implements Callable<Integer> {
                 return true;
             }
             case "knn" -> {
-                return rawSearch(target, knnQuery(vector));
+                return rawSearch(target, FloorQueries.knn(TENANT, vector, DEPTH));
             }
             case "bm25" -> {
-                return rawSearch(target, bm25Query(text));
+                return rawSearch(target, FloorQueries.bm25(TENANT, text, DEPTH));
             }
             case "search" -> {
                 ObjectNode body = JSON.createObjectNode().put("query", text).put("k", 10);
@@ -262,27 +262,6 @@ final class BenchRetrievalCommand implements Callable<Integer> {
                 return post(target, kind, "/v1/context", body, measured);
             }
         }
-    }
-
-    private static ObjectNode knnQuery(float[] vector) {
-        ObjectNode search = JSON.createObjectNode().put("size", DEPTH);
-        search.putObject("_source").putArray("excludes").add("embedding");
-        ObjectNode knn = search.putObject("query").putObject("knn").putObject("embedding").put("k", DEPTH);
-        ArrayNode v = knn.putArray("vector");
-        for (float f : vector) {
-            v.add(f);
-        }
-        knn.putObject("filter").putObject("term").put("tenant_id", TENANT);
-        return search;
-    }
-
-    private static ObjectNode bm25Query(String text) {
-        ObjectNode search = JSON.createObjectNode().put("size", DEPTH);
-        search.putObject("_source").putArray("excludes").add("embedding");
-        ObjectNode bool = search.putObject("query").putObject("bool");
-        bool.putObject("must").putObject("match").put("text.en", text);
-        bool.putArray("filter").addObject().putObject("term").put("tenant_id", TENANT);
-        return search;
     }
 
     private boolean rawSearch(Target target, ObjectNode body) throws Exception {

@@ -4,10 +4,10 @@ import java.util.Arrays;
 import java.util.Locale;
 
 /** Latency samples in milliseconds and their nearest-rank percentiles, as every benchmark here reports them. */
-record Latencies(double[] sortedMillis) {
+public record Latencies(double[] sortedMillis) {
 
     /** The samples, sorted; none is an error that says what was measured, not an index out of bounds. */
-    static Latencies of(String what, double[] millis) {
+    public static Latencies of(String what, double[] millis) {
         if (millis.length == 0) {
             throw new IllegalStateException(what + ": no sample was measured");
         }
@@ -16,12 +16,12 @@ record Latencies(double[] sortedMillis) {
         return new Latencies(sorted);
     }
 
-    static Latencies ofNanos(String what, long[] nanos) {
+    public static Latencies ofNanos(String what, long[] nanos) {
         return of(what, Arrays.stream(nanos).mapToDouble(n -> n / 1e6).toArray());
     }
 
     /** The nearest-rank percentile: the smallest sample at or above a fraction {@code p} of them. */
-    double percentile(double p) {
+    public double percentile(double p) {
         int index = (int) Math.ceil(p * sortedMillis.length) - 1;
         return sortedMillis[Math.max(0, Math.min(sortedMillis.length - 1, index))];
     }

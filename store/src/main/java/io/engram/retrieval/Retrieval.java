@@ -31,7 +31,7 @@ public record Retrieval(MemoryStore store, CachingEmbedder embedder, HybridRetri
     }
 
     private static Retrieval over(MemoryStore store, EmbeddingModel model) {
-        CachingEmbedder embedder = new CachingEmbedder(model.open(), 10_000);
+        CachingEmbedder embedder = new CachingEmbedder(model.embedder(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         return new Retrieval(store, embedder, retriever, new ContextService(store,
                 new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT), ContextService.Options.DEFAULT));

@@ -31,7 +31,7 @@ public final class SharedEmbedder implements EmbedderFactory {
     public Embedder get() {
         String key = model.id() + "/" + cacheEntries;
         synchronized (INSTANCES) {
-            Shared shared = INSTANCES.computeIfAbsent(key, k -> new Shared(k, new CachingEmbedder(model.open(),
+            Shared shared = INSTANCES.computeIfAbsent(key, k -> new Shared(k, new CachingEmbedder(model.embedder(),
                     cacheEntries)));
             shared.references++;
             return shared;

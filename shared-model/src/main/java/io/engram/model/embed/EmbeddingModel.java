@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
  * langchain4j's model jars), each with the options it was trained for. All three give 384-dimensional vectors
  * over the same uncased WordPiece vocabulary, so token counts do not depend on the choice; vectors do, and an
  * index holds the vectors of one model only. docs/algorithms.md ("Embedding models") has the measured recall and
- * cost of each.
+ * cost of each. {@link #HASHED_STANDIN} is no model but a stand-in for benchmarks, 384-dimensional too.
  */
 public enum EmbeddingModel {
 
@@ -32,7 +32,13 @@ public enum EmbeddingModel {
             oneRowPerCall(EmbedderOptions.defaults()
                     .withWindow(512, EmbedderOptions.LongTextMode.WINDOW_AVERAGE)
                     .withPooling(EmbedderOptions.Pooling.CLS)
-                    .withPrefixes("Represent this sentence for searching relevant passages: ", "")));
+                    .withPrefixes("Represent this sentence for searching relevant passages: ", ""))),
+
+    /**
+     * Not a model: {@link HashedStandinEmbedder}, hashed word and trigram features, for benchmarks that load
+     * millions of records to measure everything but the model (docs/benchmarks.md says where it is used).
+     */
+    HASHED_STANDIN(HashedStandinEmbedder.ID, null, null, EmbedderOptions.defaults());
 
     /** The vector length of every model here, what the index mapping is created for. */
     public static final int DIMENSION = 384;
@@ -63,13 +69,21 @@ public enum EmbeddingModel {
         return options;
     }
 
-    /** Loads the model with its own options. */
+    /** The embedder of this name: the ONNX model with its own options, or the stand-in. */
+    public Embedder embedder() {
+        return onnxResource == null ? new HashedStandinEmbedder(DIMENSION) : open();
+    }
+
+    /** Loads the ONNX model with its own options. */
     public OnnxEmbedder open() {
         return open(options);
     }
 
-    /** Loads the model with other options (a smaller dimension, other batches, a prefix). */
+    /** Loads the ONNX model with other options (a smaller dimension, other batches, a prefix). */
     public OnnxEmbedder open(EmbedderOptions with) {
+        if (onnxResource == null) {
+            throw new IllegalStateException(id + " is a stand-in, not an ONNX model: embedder() opens it");
+        }
         return OnnxEmbedder.fromClasspath(id, onnxResource, tokenizerResource, with);
     }
 
