@@ -16,6 +16,7 @@ import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
 import io.engram.model.retrieval.TurnWindows;
+import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
@@ -79,7 +80,7 @@ class ContextServiceTest {
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
                 ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
-                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE));
+                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE, WindowTurnFocus.NONE));
     }
 
     @AfterAll
