@@ -65,8 +65,8 @@ final class LocomoVariants {
                 ContextService.Options.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
         v.put("window_focus_3", new Variant(HybridRetriever.Options.FOR_CONTEXT,
                 ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
-        v.put("window_focus_2_0.5", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.5))));
+        v.put("window_focus_2_0.1", new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
         v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
                 ContextService.Options.DEFAULT.withWindows(true).withoutNeighbours()));
         for (double weight : new double[] {0.2, 0.5}) {

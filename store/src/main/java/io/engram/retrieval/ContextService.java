@@ -87,7 +87,7 @@ public final class ContextService {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
                 CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-                SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.1));
+                SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5));
 
         public Options {
             memoryTypes = Set.copyOf(memoryTypes);
