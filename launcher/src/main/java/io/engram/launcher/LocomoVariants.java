@@ -16,6 +16,7 @@ import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
+import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.service.ResponsesJson;
@@ -51,7 +52,7 @@ final class LocomoVariants {
             new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE),
             new ContextService.Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
                     new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE, false,
-                    SpeakerMatch.NONE));
+                    SpeakerMatch.NONE, WindowTurnFocus.NONE));
 
     /** The product's defaults first, then issue 18's read path, then each change to it. */
     static Map<String, Variant> all() {
@@ -60,6 +61,12 @@ final class LocomoVariants {
         ContextService.Options c = ISSUE_18.context();
         v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT));
         v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT.withWindows(false)));
+        v.put("windows_all_turns", new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                ContextService.Options.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
+        v.put("window_focus_3", new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
+        v.put("window_focus_2_0.1", new Variant(HybridRetriever.Options.FOR_CONTEXT,
+                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
         v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
                 ContextService.Options.DEFAULT.withWindows(true).withoutNeighbours()));
         for (double weight : new double[] {0.2, 0.5}) {

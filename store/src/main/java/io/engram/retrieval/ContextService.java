@@ -14,6 +14,7 @@ import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
+import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.store.MemoryReader;
 import io.engram.model.facts.Validity;
 import java.time.Instant;
@@ -75,17 +76,18 @@ public final class ContextService {
      * @param floor                which retrieved memories are related to the query at all
      * @param focus                how much the hits of the sessions with most hits gain on the others
      * @param diversity            how much less a session's further hits score than its first
- * @param speakers             how much the hits said by a person the query names gain
- * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
+     * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
+     * @param speakers             how much the hits said by a person the query names gain
+     * @param windowFocus          which turns of a window hit come in at its score, and what the others score
      */
     public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
                           NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
                           SessionFocus focus, SessionDiversity diversity, boolean windows,
-                          SpeakerMatch speakers) {
+                          SpeakerMatch speakers, WindowTurnFocus windowFocus) {
 
         public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
                 CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-                SessionDiversity.NONE, true, SpeakerMatch.NONE);
+                SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5));
 
         public Options {
             memoryTypes = Set.copyOf(memoryTypes);
@@ -95,11 +97,11 @@ public final class ContextService {
         }
 
         public Options withMemoryTypes(Set<RecordType> types) {
-            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers);
+            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
         }
 
         public Options withCandidates(int n) {
-            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers);
+            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
         }
 
         /** Without neighbouring turns. */
@@ -108,35 +110,40 @@ public final class ContextService {
         }
 
         public Options withNeighbours(NeighbourTurns other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers);
+            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
         }
 
         public Options withDiversity(SessionDiversity other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers, windowFocus);
         }
 
         public Options withFocus(SessionFocus other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers, windowFocus);
         }
 
         /** With near-duplicates kept. */
         public Options keepingDuplicates() {
             return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor,
-                    focus, diversity, windows, speakers);
+                    focus, diversity, windows, speakers, windowFocus);
         }
 
         public Options withFloor(RelevanceFloor other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers, windowFocus);
         }
 
         /** With windows of turns competing, or not. */
         public Options withWindows(boolean on) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers, windowFocus);
         }
 
         /** With hits said by a person the query names raised, or not. */
         public Options withSpeakers(SpeakerMatch other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other);
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other, windowFocus);
+        }
+
+        /** With a window's turns scored by {@code other} when it makes a context. */
+        public Options withWindowFocus(WindowTurnFocus other) {
+            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, other);
         }
 
         /** The record types searched: the memory types, and windows when on. */
@@ -190,7 +197,8 @@ public final class ContextService {
             addNeighbours(request.tenantId(), relevance.related(), relevance.candidates());
         }
         if (options.windows()) {
-            WindowHits.open(store, request.tenantId(), relevance.related(), relevance.candidates());
+            WindowHits.open(store, request.tenantId(), request.query(), options.windowFocus(), relevance.related(),
+                    relevance.candidates());
         }
         stages.lap("neighbours");
         AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),

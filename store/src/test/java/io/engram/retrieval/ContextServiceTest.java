@@ -16,6 +16,7 @@ import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
 import io.engram.model.retrieval.TurnWindows;
+import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.store.OpenSearchMemoryStore;
@@ -26,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -79,7 +81,7 @@ class ContextServiceTest {
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
                 ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
-                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE));
+                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE, WindowTurnFocus.NONE));
     }
 
     @AfterAll
@@ -118,6 +120,54 @@ class ContextServiceTest {
         List<String> without = ids(new ContextService(store, retriever, options.withWindows(false)).assemble(request, NOW),
                 Section.MEMORIES);
         assertThat(without).doesNotContain(TurnWindows.id("win", "w1", "t0", "t2"));
+    }
+
+    @Test
+    void aWindowHitBringsItsTurnsThatMatterAtItsScoreAndTheOthersAfter() {
+        List<String> said = List.of("Ann: Morning! How are you?", "Bob: Fine, a bit tired.",
+                "Ann: I signed up for the pottery class.", "Bob: Which day is it on?",
+                "Ann: The pottery class is on Tuesdays.", "Bob: Nice, I will join you.");
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int seq = 0; seq < said.size(); seq++) {
+            records.add(Records.turn("focus", "f1", RecordIds.turn("focus", "f1", "t" + seq), "user", seq, said.get(seq), 12,
+                    embedder.embedDocuments(List.of(said.get(seq))).get(0).vector()));
+        }
+        String window = TurnWindows.text(said);
+        records.add(MemoryRecord.of(TurnWindows.id("focus", "f1", "t0", "t5"), "focus", RecordType.WINDOW, window,
+                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
+                .session("f1").provenance(List.of("t0", "t1", "t2", "t3", "t4", "t5"), 0).position(0).tokens(72).build());
+        store.upsert(records);
+        store.refresh();
+        String query = "which day is the pottery class?";
+        // turns are not searched here, only read as the window's: what scores them is the window and its focus
+        ContextService.Options options = ContextService.Options.DEFAULT.withNeighbours(NeighbourTurns.NONE)
+                .withMemoryTypes(Set.of(RecordType.MEMORY));
+        double windowScore = retriever.search(new HybridRetriever.Query("focus", query, null, null,
+                Set.of(RecordType.MEMORY, RecordType.WINDOW), 50, NOW)).get(0).score();
+        ContextService focused = new ContextService(store, retriever, options.withWindowFocus(new WindowTurnFocus(2, 0.25)));
+        ContextService whole = new ContextService(store, retriever, options.withWindowFocus(WindowTurnFocus.NONE));
+        ContextService.Request roomy = new ContextService.Request("focus", null, null, query, 500);
+
+        List<AssembledContext.Included> all = memories(focused.assemble(roomy, NOW));
+        // t2 and t4 hold "pottery" and "class"; the four others none, so they follow at a quarter of the score
+        assertThat(all).extracting(i -> i.item().id()).containsExactly(RecordIds.turn("focus", "f1", "t2"),
+                RecordIds.turn("focus", "f1", "t4"), RecordIds.turn("focus", "f1", "t0"), RecordIds.turn("focus", "f1", "t1"),
+                RecordIds.turn("focus", "f1", "t3"), RecordIds.turn("focus", "f1", "t5"));
+        assertThat(all).extracting(i -> i.item().score()).containsExactly(windowScore, windowScore, windowScore * 0.25,
+                windowScore * 0.25, windowScore * 0.25, windowScore * 0.25);
+        assertThat(memories(whole.assemble(roomy, NOW))).extracting(i -> i.item().score()).containsOnly(windowScore);
+
+        // a budget of two turns: the two that answer, where the whole window would spend it on its first two
+        ContextService.Request tight = new ContextService.Request("focus", null, null, query,
+                all.get(0).tokens() + all.get(1).tokens());
+        assertThat(memories(focused.assemble(tight, NOW))).extracting(i -> i.item().id())
+                .containsExactly(RecordIds.turn("focus", "f1", "t2"), RecordIds.turn("focus", "f1", "t4"));
+        assertThat(memories(whole.assemble(tight, NOW))).extracting(i -> i.item().id())
+                .containsExactly(RecordIds.turn("focus", "f1", "t0"), RecordIds.turn("focus", "f1", "t1"));
+    }
+
+    private static List<AssembledContext.Included> memories(AssembledContext c) {
+        return c.included().stream().filter(i -> i.section() == Section.MEMORIES).toList();
     }
 
     @Test
