@@ -14,6 +14,7 @@ import io.engram.model.eval.EvidenceRecall;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.RelevanceFloor;
+import io.engram.retrieval.ContextOptions;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
@@ -175,9 +176,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
     }
 
     /** The context ablations: the full assembly with one technique switched off. */
-    private static Map<String, ContextService.Options> ablations() {
-        Map<String, ContextService.Options> a = new LinkedHashMap<>();
-        ContextService.Options all = ContextService.Options.DEFAULT;
+    private static Map<String, ContextOptions> ablations() {
+        Map<String, ContextOptions> a = new LinkedHashMap<>();
+        ContextOptions all = ContextOptions.DEFAULT;
         a.put(NO_NEIGHBOURS, all.withoutNeighbours());
         a.put("keep_duplicates", all.keepingDuplicates());
         a.put("no_floor", all.withFloor(RelevanceFloor.NONE));
@@ -297,7 +298,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
 
     /** The four ranked lists at top K and cut to each budget the naive way. */
     private void scoreRetrievers(Retrieval retrieval, Question q, List<LocomoTally.Group> groups) {
-        int depth = ContextService.Options.DEFAULT.candidates();
+        int depth = ContextOptions.DEFAULT.candidates();
         Map<String, List<ContextItem>> ranked = new LinkedHashMap<>();
         ranked.put("bm25", retrieval.store().bm25(q.tenant(), q.text(), depth, ContextService.MEMORY_TYPES).stream()
                 .map(h -> ContextItem.of(h.record(), h.score())).toList());

@@ -17,6 +17,7 @@ import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
 import io.engram.model.retrieval.WindowTurnFocus;
+import io.engram.retrieval.ContextOptions;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.service.ResponsesJson;
@@ -40,7 +41,7 @@ final class LocomoVariants {
     static final int[] BUDGETS = LocomoTally.LOSS_BUDGETS;
 
     /** One configuration of the read path. */
-    record Variant(HybridRetriever.Options retrieval, ContextService.Options context) {
+    record Variant(HybridRetriever.Options retrieval, ContextOptions context) {
     }
 
     /**
@@ -50,7 +51,7 @@ final class LocomoVariants {
      */
     static final Variant ISSUE_18 = new Variant(
             new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE),
-            new ContextService.Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
+            new ContextOptions(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
                     new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE, false,
                     SpeakerMatch.NONE, WindowTurnFocus.NONE));
 
@@ -58,20 +59,20 @@ final class LocomoVariants {
     static Map<String, Variant> all() {
         Map<String, Variant> v = new LinkedHashMap<>();
         HybridRetriever.Options r = ISSUE_18.retrieval();
-        ContextService.Options c = ISSUE_18.context();
-        v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT));
-        v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextService.Options.DEFAULT.withWindows(false)));
+        ContextOptions c = ISSUE_18.context();
+        v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT));
+        v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT.withWindows(false)));
         v.put("windows_all_turns", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextService.Options.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
+                ContextOptions.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
         v.put("window_focus_3", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
+                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
         v.put("window_focus_2_0.1", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextService.Options.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
+                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
         v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextService.Options.DEFAULT.withWindows(true).withoutNeighbours()));
+                ContextOptions.DEFAULT.withWindows(true).withoutNeighbours()));
         for (double weight : new double[] {0.2, 0.5}) {
             v.put("speakers_" + weight, new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                    ContextService.Options.DEFAULT.withSpeakers(new SpeakerMatch(weight))));
+                    ContextOptions.DEFAULT.withSpeakers(new SpeakerMatch(weight))));
         }
         v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));

@@ -1,6 +1,5 @@
 package io.engram.retrieval;
 
-import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.AssembledContext;
@@ -14,7 +13,6 @@ import io.engram.model.retrieval.RelevanceFloor;
 import io.engram.model.retrieval.SessionDiversity;
 import io.engram.model.retrieval.SessionFocus;
 import io.engram.model.retrieval.SpeakerMatch;
-import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.store.MemoryReader;
 import io.engram.model.facts.Validity;
 import java.time.Instant;
@@ -64,98 +62,10 @@ public final class ContextService {
         }
     }
 
-    /**
-     * How contexts are assembled (docs/contracts.md §E.3–§E.4; docs/benchmarks.md has the measured effect of each).
-     *
-     * @param alpha2               α2, the soft-rule share of the budget
-     * @param tail                 the recent raw tail of the asking session
-     * @param memoryTypes          the record types retrieved to compete for the budget
-     * @param candidates           how many memories are retrieved to compete for it
-     * @param neighbours           the turns a retrieved turn brings with it, and their scores
-     * @param duplicateContainment from which a memory counts as already said ({@link ContextAssembler})
-     * @param floor                which retrieved memories are related to the query at all
-     * @param focus                how much the hits of the sessions with most hits gain on the others
-     * @param diversity            how much less a session's further hits score than its first
-     * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
-     * @param speakers             how much the hits said by a person the query names gain
-     * @param windowFocus          which turns of a window hit come in at its score, and what the others score
-     */
-    public record Options(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
-                          NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
-                          SessionFocus focus, SessionDiversity diversity, boolean windows,
-                          SpeakerMatch speakers, WindowTurnFocus windowFocus) {
-
-        public static final Options DEFAULT = new Options(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
-                CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-                SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5));
-
-        public Options {
-            memoryTypes = Set.copyOf(memoryTypes);
-            if (candidates < 1) {
-                throw new IllegalArgumentException("candidates must be positive: " + candidates);
-            }
-        }
-
-        public Options withMemoryTypes(Set<RecordType> types) {
-            return new Options(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
-        }
-
-        public Options withCandidates(int n) {
-            return new Options(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
-        }
-
-        /** Without neighbouring turns. */
-        public Options withoutNeighbours() {
-            return withNeighbours(NeighbourTurns.NONE);
-        }
-
-        public Options withNeighbours(NeighbourTurns other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
-        }
-
-        public Options withDiversity(SessionDiversity other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers, windowFocus);
-        }
-
-        public Options withFocus(SessionFocus other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers, windowFocus);
-        }
-
-        /** With near-duplicates kept. */
-        public Options keepingDuplicates() {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor,
-                    focus, diversity, windows, speakers, windowFocus);
-        }
-
-        public Options withFloor(RelevanceFloor other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers, windowFocus);
-        }
-
-        /** With windows of turns competing, or not. */
-        public Options withWindows(boolean on) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers, windowFocus);
-        }
-
-        /** With hits said by a person the query names raised, or not. */
-        public Options withSpeakers(SpeakerMatch other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other, windowFocus);
-        }
-
-        /** With a window's turns scored by {@code other} when it makes a context. */
-        public Options withWindowFocus(WindowTurnFocus other) {
-            return new Options(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, other);
-        }
-
-        /** The record types searched: the memory types, and windows when on. */
-        Set<RecordType> searched() {
-            return windows ? WindowHits.withWindows(memoryTypes) : memoryTypes;
-        }
-    }
-
     private final MemoryReader store;
     private final HybridRetriever retriever;
     private final ContextAssembler assembler;
-    private final Options options;
+    private final ContextOptions options;
     private final RuleCache ruleCache = new RuleCache(CACHED_RULES);
 
     /** The rule cache's contents: tenants and rules held (at most {@value #CACHED_RULES} rules, or one tenant's). */
@@ -167,7 +77,7 @@ public final class ContextService {
         return ruleCache.held();
     }
 
-    public ContextService(MemoryReader store, HybridRetriever retriever, Options options) {
+    public ContextService(MemoryReader store, HybridRetriever retriever, ContextOptions options) {
         this.store = store;
         this.retriever = retriever;
         this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment(),

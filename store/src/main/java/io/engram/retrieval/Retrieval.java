@@ -34,7 +34,7 @@ public record Retrieval(MemoryStore store, CachingEmbedder embedder, HybridRetri
         CachingEmbedder embedder = new CachingEmbedder(model.embedder(), 10_000);
         HybridRetriever retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         return new Retrieval(store, embedder, retriever, new ContextService(store,
-                new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT), ContextService.Options.DEFAULT));
+                new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT), ContextOptions.DEFAULT));
     }
 
     @Override

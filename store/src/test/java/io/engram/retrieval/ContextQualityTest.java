@@ -130,7 +130,7 @@ class ContextQualityTest {
         embedder.close();
     }
 
-    private static AssembledContext assemble(ContextService.Options options, String query) {
+    private static AssembledContext assemble(ContextOptions options, String query) {
         return new ContextService(store, retriever, options).assemble(
                 new ContextService.Request(TENANT, null, null, query, 2000), T0.plusSeconds(3600));
     }
@@ -147,14 +147,14 @@ class ContextQualityTest {
         // a titled node's tokens are its heading's plus its own: the model's tokenizer counts the same
         assertThat(documentRecords).allSatisfy(r -> assertThat(r.tokens())
                 .isEqualTo(embedder.tokenCounter().count(r.text())));
-        AssembledContext context = assemble(ContextService.Options.DEFAULT, "how are hotels booked?");
+        AssembledContext context = assemble(ContextOptions.DEFAULT, "how are hotels booked?");
         assertThat(texts(context)).contains("## Bookings\nThe travel desk books hotels through the Northwind portal.")
                 .noneMatch(text -> text.strip().matches("#+ [^\\n]*"));
     }
 
     @Test
     void nothingGoesInTwice() {
-        AssembledContext context = assemble(ContextService.Options.DEFAULT, "vegetarian food and a hotel with a lift");
+        AssembledContext context = assemble(ContextOptions.DEFAULT, "vegetarian food and a hotel with a lift");
         List<String> included = texts(context);
         assertThat(included).filteredOn(DUPLICATE_MEMORY::equals).hasSize(1);
         for (int i = 0; i < included.size(); i++) {
@@ -171,13 +171,13 @@ class ContextQualityTest {
             assertThat(e.reason()).contains("near-duplicate: 100%");
         });
         // switched off, the same sentence goes in twice: the check above is what removes it
-        assertThat(texts(assemble(ContextService.Options.DEFAULT.keepingDuplicates(),
+        assertThat(texts(assemble(ContextOptions.DEFAULT.keepingDuplicates(),
                 "vegetarian food and a hotel with a lift"))).filteredOn(DUPLICATE_MEMORY::equals).hasSize(2);
     }
 
     @Test
     void stopsShortOfTheBudgetWhenNothingMoreIsRelated() {
-        AssembledContext context = assemble(ContextService.Options.DEFAULT, "vegetarian food and a hotel with a lift");
+        AssembledContext context = assemble(ContextOptions.DEFAULT, "vegetarian food and a hotel with a lift");
         assertThat(texts(context)).contains(TRIP.get(0), TRIP.get(2), TRIP.get(3))
                 .doesNotContainAnyElementsOf(ELSEWHERE)
                 .doesNotContain("Reviewers read the diff twice before approving.",
@@ -186,13 +186,13 @@ class ContextQualityTest {
         assertThat(context.excluded()).filteredOn(e -> ELSEWHERE.contains(e.item().text())).isNotEmpty()
                 .allSatisfy(e -> assertThat(e.reason()).contains("unrelated"));
         // without the floor k-NN's unrelated records fill the budget's room
-        assertThat(texts(assemble(ContextService.Options.DEFAULT.withFloor(RelevanceFloor.NONE),
+        assertThat(texts(assemble(ContextOptions.DEFAULT.withFloor(RelevanceFloor.NONE),
                 "vegetarian food and a hotel with a lift"))).containsAll(ELSEWHERE);
     }
 
     @Test
     void aWindowBringsItsTurnsEachOnceAndNeverItself() {
-        AssembledContext context = assemble(ContextService.Options.DEFAULT.withoutNeighbours(), "which airline is preferred?");
+        AssembledContext context = assemble(ContextOptions.DEFAULT.withoutNeighbours(), "which airline is preferred?");
         assertThat(context.included()).extracting(i -> i.item().type()).doesNotContain(RecordType.WINDOW);
         assertThat(context.included()).extracting(i -> i.item().id()).doesNotHaveDuplicates();
         // the trip's window holds the answer, which shares no word with the question
@@ -202,7 +202,7 @@ class ContextQualityTest {
     @Test
     void aRetrievedTurnBringsTheTurnThatAnswersIt() {
         String query = "which airline is preferred for flights?";
-        AssembledContext withNeighbours = assemble(ContextService.Options.DEFAULT, query);
+        AssembledContext withNeighbours = assemble(ContextOptions.DEFAULT, query);
         assertThat(texts(withNeighbours)).contains(TRIP.get(4), TRIP.get(5));
         Included answer = withNeighbours.included().stream().filter(i -> i.item().text().equals(TRIP.get(5)))
                 .findFirst().orElseThrow();
@@ -210,7 +210,7 @@ class ContextQualityTest {
                 .findFirst().orElseThrow();
         assertThat(answer.item().score()).isGreaterThanOrEqualTo(question.item().score() * 0.8 - 1e-9);
         // (without windows too: the window of the whole trip holds both)
-        AssembledContext without = assemble(ContextService.Options.DEFAULT.withoutNeighbours().withWindows(false), query);
+        AssembledContext without = assemble(ContextOptions.DEFAULT.withoutNeighbours().withWindows(false), query);
         assertThat(texts(without)).contains(TRIP.get(4)).doesNotContain(TRIP.get(5));
         assertThat(without.excluded()).extracting(Excluded::item).extracting(i -> i.text()).contains(TRIP.get(5));
     }

@@ -79,7 +79,7 @@ class ContextServiceTest {
         store.upsert(records);
         store.refresh();
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
-        service = new ContextService(store, retriever, new ContextService.Options(0.3, ContinuityTail.DEFAULT,
+        service = new ContextService(store, retriever, new ContextOptions(0.3, ContinuityTail.DEFAULT,
                 ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
                 SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE, WindowTurnFocus.NONE));
     }
@@ -110,7 +110,7 @@ class ContextServiceTest {
                 .session("w1").provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
         store.upsert(records);
         store.refresh();
-        ContextService.Options options = ContextService.Options.DEFAULT.withNeighbours(NeighbourTurns.NONE);
+        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE);
         ContextService.Request request = new ContextService.Request("win", null, null, "which day is the pottery class?", 500);
 
         List<String> withWindows = ids(new ContextService(store, retriever, options.withWindows(true)).assemble(request, NOW),
@@ -140,7 +140,7 @@ class ContextServiceTest {
         store.refresh();
         String query = "which day is the pottery class?";
         // turns are not searched here, only read as the window's: what scores them is the window and its focus
-        ContextService.Options options = ContextService.Options.DEFAULT.withNeighbours(NeighbourTurns.NONE)
+        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE)
                 .withMemoryTypes(Set.of(RecordType.MEMORY));
         double windowScore = retriever.search(new HybridRetriever.Query("focus", query, null, null,
                 Set.of(RecordType.MEMORY, RecordType.WINDOW), 50, NOW)).get(0).score();
@@ -218,7 +218,7 @@ class ContextServiceTest {
         assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
         assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
 
-        ContextService fresh = new ContextService(store, retriever, ContextService.Options.DEFAULT);
+        ContextService fresh = new ContextService(store, retriever, ContextOptions.DEFAULT);
         assertThat(fresh.cachedRules()).isEqualTo(new ContextService.CachedRules(0, 0));
         fresh.assemble(request, NOW);
         assertThat(fresh.cachedRules()).as("the tenant's two rules, for its gauge").isEqualTo(new ContextService.CachedRules(1, 2));

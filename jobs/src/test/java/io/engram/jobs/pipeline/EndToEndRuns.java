@@ -16,6 +16,7 @@ import io.engram.model.partition.MarkdownPartitioner;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.TurnWindows;
+import io.engram.retrieval.ContextOptions;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.stack.EmbeddedKafka;
@@ -236,7 +237,7 @@ abstract class EndToEndRuns {
     void aContextAssemblesFromWhatThePipelineWrote() {
         try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open()) {
             ContextService service = new ContextService(store,
-                    new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT), ContextService.Options.DEFAULT);
+                    new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT), ContextOptions.DEFAULT);
             AssembledContext context = service.assemble(new ContextService.Request(INITECH, null, null,
                     "when is the staging database restored?", 2000), T0.plusSeconds(3600));
             List<String> included = context.included().stream().map(i -> i.item().id()).toList();
