@@ -87,7 +87,7 @@ final class Operations {
     List<HybridRetriever.Result> search(String tenant, JsonNode args, Stages stages) throws ApiError {
         String query = Arguments.requiredText(args, "query");
         int k = Arguments.boundedInt(args, "k", 1, MAX_K, 10);
-        Set<RecordType> types = askedOrCallers(Arguments.types(args, "types"));
+        Set<RecordType> types = askedOrAllButWindows(Arguments.types(args, "types"));
         HybridRetriever.Query search = new HybridRetriever.Query(tenant, query, Arguments.optionalText(args, "session_id"),
                 Arguments.optionalText(args, "user_id"), types, k, clock.instant(), Arguments.instant(args, "as_of", null));
         return reading(() -> backends.reads().search(search, stages));
@@ -97,7 +97,7 @@ final class Operations {
      * The types asked for, or when none every type but windows: a window repeats turns the caller already sees
      * (it is a retrieval unit of contexts), so searches and lists show it only when asked by type.
      */
-    private static Set<RecordType> askedOrCallers(Set<RecordType> asked) {
+    private static Set<RecordType> askedOrAllButWindows(Set<RecordType> asked) {
         return asked.isEmpty() ? EnumSet.complementOf(EnumSet.of(RecordType.WINDOW)) : asked;
     }
 
@@ -109,7 +109,7 @@ final class Operations {
                 terms.put(field, query.get(field));
             }
         }
-        Set<RecordType> types = askedOrCallers(query.containsKey("type")
+        Set<RecordType> types = askedOrAllButWindows(query.containsKey("type")
                 ? EnumSet.of(Arguments.recordType(query.get("type"))) : EnumSet.noneOf(RecordType.class));
         int limit = Arguments.limit(query, 20, MAX_PAGE);
         return reading(() -> {
