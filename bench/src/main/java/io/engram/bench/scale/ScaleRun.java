@@ -99,7 +99,7 @@ final class ScaleRun {
             heap.put("live_bytes_at_30_percent", JobHeap.afterFullGc(job.pid()).usedBytes());
             Ingest.Mark beforeKill = ingest.await(sent * 6 / 10, job, PATIENCE);
             heap.put("live_bytes_at_60_percent", JobHeap.afterFullGc(job.pid()).usedBytes());
-            heap.putPOJO("largest_at_60_percent", JobHeap.largest(job.pid(), HELD_CLASSES));
+            heap.set("largest_at_60_percent", RawHttp.JSON.valueToTree(JobHeap.largest(job.pid(), HELD_CLASSES)));
             ObjectNode ingestReport = report.putObject("ingest").put("records_per_second", beforeKill.perSecondSince(first))
                     .put("cpu_micros_per_record", beforeKill.cpuMicrosPerRecordSince(first))
                     .put("servers_cpu_micros_per_record", beforeKill.serversMicrosPerRecordSince(first))
@@ -219,7 +219,7 @@ final class ScaleRun {
                 .put("state_bytes_per_record", incremental.stateBytes() / (double) options.records());
         JobHeap.Heap heap = JobHeap.afterFullGc(job.pid());
         report.with("job_heap").put("live_bytes_after_full_gc", heap.usedBytes()).put("committed_bytes", heap.committedBytes())
-                .putPOJO("largest_after_load", JobHeap.largest(job.pid(), HELD_CLASSES));
+                .set("largest_after_load", RawHttp.JSON.valueToTree(JobHeap.largest(job.pid(), HELD_CLASSES)));
         say("checkpoint: incremental %d ms (%,d B written of %,d B state), full %d ms; job heap live %,d MB",
                 incremental.durationMillis(), incremental.writtenBytes(), incremental.stateBytes(), full.durationMillis(),
                 heap.usedBytes() >> 20);
