@@ -29,19 +29,20 @@ class MemoizedReaderTest {
 
         assertThat(ids(memo.bm25("t", "cat", 10, TURNS))).containsExactly("t/s1/1");
         assertThat(ids(memo.knn("t", new float[] {1, 0}, 10, TURNS))).containsExactly("t/s1/1");
-        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).isEmpty();
+        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).extracting(MemoryRecord::id).containsExactly("t/s1/1");
 
         store.upsert(List.of(turn("t/s1/2", 1, "The cat sleeps on her keyboard", new float[] {0.8f, 0.6f})));
         // the same searches: the answers kept
         assertThat(ids(memo.bm25("t", "cat", 10, TURNS))).containsExactly("t/s1/1");
         assertThat(ids(memo.knn("t", new float[] {1, 0}, 10, TURNS))).containsExactly("t/s1/1");
-        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).isEmpty();
+        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).extracting(MemoryRecord::id).containsExactly("t/s1/1");
         // another search is asked of the store, and so is every search once forgotten
         assertThat(ids(memo.bm25("t", "keyboard", 10, TURNS))).containsExactly("t/s1/2");
         memo.forget();
         assertThat(ids(memo.bm25("t", "cat", 10, TURNS))).containsExactlyInAnyOrder("t/s1/1", "t/s1/2");
         assertThat(ids(memo.knn("t", new float[] {1, 0}, 10, TURNS))).containsExactly("t/s1/1", "t/s1/2");
-        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).extracting(MemoryRecord::id).containsExactly("t/s1/2");
+        assertThat(memo.turnsAround("t", Map.of("s1", Set.of(0)), 1)).extracting(MemoryRecord::id)
+                .containsExactlyInAnyOrder("t/s1/1", "t/s1/2");
         assertThat(memo.count("t", TURNS)).isEqualTo(2);
     }
 

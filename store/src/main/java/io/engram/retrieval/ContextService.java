@@ -189,14 +189,10 @@ public final class ContextService {
     }
 
     /**
-     * What the related hits bring with them, read in one round trip, without the turns found, which are at hand: the
-     * turns around each retrieved turn, scored by {@link NeighbourTurns}, then the turns of each retrieved window
-     * ({@link WindowHits}).
+     * What the related hits bring with them, read in one round trip: the turns around each retrieved turn, scored by
+     * {@link NeighbourTurns}, then the turns of each retrieved window ({@link WindowHits}).
      */
     private void addWhatHitsBring(Request request, Relevance relevance) {
-        Map<String, MemoryRecord> found = new HashMap<>();
-        relevance.related().stream().map(HybridRetriever.Result::record).filter(r -> r.type() == RecordType.TURN)
-                .forEach(turn -> found.put(turn.id(), turn));
         Map<String, Map<Integer, Double>> hitScores = options.neighbours().radius() > 0
                 ? turnHitScores(relevance.related()) : Map.of(); // session -> position -> score
         Map<String, Set<Integer>> positions = new HashMap<>();
@@ -204,12 +200,9 @@ public final class ContextService {
         MemoryReader.ReadBatch reads = store.reads(request.tenantId());
         Supplier<List<MemoryRecord>> around = reads.turnsAround(positions, options.neighbours().radius());
         WindowHits windows = options.windows()
-                ? WindowHits.queue(reads, request.tenantId(), relevance.related(), found, relevance.candidates())
-                : WindowHits.NONE;
+                ? WindowHits.queue(reads, request.tenantId(), relevance.related(), relevance.candidates()) : WindowHits.NONE;
         reads.run();
-        List<MemoryRecord> neighbours = new ArrayList<>(around.get());
-        neighbours.addAll(hitScores.isEmpty() ? List.of() : found.values()); // a turn found may neighbour another
-        for (MemoryRecord turn : neighbours) {
+        for (MemoryRecord turn : around.get()) {
             double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
             ContextItem existing = relevance.candidates().get(turn.id());
             if (score > 0 && (existing == null || existing.score() < score)) {

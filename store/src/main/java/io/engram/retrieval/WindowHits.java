@@ -47,12 +47,9 @@ final class WindowHits {
         return Set.copyOf(searched);
     }
 
-    /**
-     * The windows among the candidates, and the read of their turns queued in {@code reads}, but for the turns
-     * {@code found} (by id), which are at hand.
-     */
+    /** The windows among the candidates, and the read of their turns queued in {@code reads}. */
     static WindowHits queue(MemoryReader.ReadBatch reads, String tenantId, List<HybridRetriever.Result> hits,
-                            Map<String, MemoryRecord> found, Map<String, ContextItem> candidates) {
+                            Map<String, ContextItem> candidates) {
         Map<String, Double> own = new HashMap<>();
         Map<HybridRetriever.Result, List<String>> windows = new LinkedHashMap<>();
         Set<String> ids = new LinkedHashSet<>();
@@ -69,11 +66,8 @@ final class WindowHits {
         if (windows.isEmpty()) {
             return NONE;
         }
-        List<Supplier<List<MemoryRecord>>> turns = new ArrayList<>();
-        List<MemoryRecord> atHand = ids.stream().filter(found::containsKey).map(found::get).toList();
-        turns.add(() -> atHand);
-        ids.removeAll(found.keySet());
         List<String> all = new ArrayList<>(ids);
+        List<Supplier<List<MemoryRecord>>> turns = new ArrayList<>();
         for (int from = 0; from < all.size(); from += MemoryReader.MAX_IDS_PER_GET) {
             turns.add(reads.get(all.subList(from, Math.min(all.size(), from + MemoryReader.MAX_IDS_PER_GET))));
         }

@@ -133,8 +133,8 @@ public interface MemoryReader extends AutoCloseable {
 
     /**
      * The tenant's turns whose session is a key of {@code positionsBySession} and whose position lies within
-     * {@code radius} of one of its positions, not at one of them: the neighbours of retrieved turns (which the
-     * caller holds), in one search, without their vectors.
+     * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
+     * search, without their vectors.
      */
     default List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
         ReadBatch batch = reads(tenantId);

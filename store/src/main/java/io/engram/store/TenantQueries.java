@@ -183,19 +183,14 @@ final class TenantQueries {
         ObjectNode search = search(0, Set.of(RecordType.TURN), false);
         ObjectNode bool = (ObjectNode) search.at("/query/bool");
         ArrayNode around = bool.putArray("should");
-        ArrayNode given = bool.putArray("must_not");
         int size = 0;
         for (Map.Entry<String, Set<Integer>> session : positionsBySession.entrySet()) {
-            ArrayNode at = given.addObject().putObject("bool").putArray("filter");
-            at.addObject().putObject("term").put("session_id", session.getKey());
-            ArrayNode positions = at.addObject().putObject("terms").putArray("position");
-            session.getValue().forEach(positions::add);
             for (int position : session.getValue()) {
                 ArrayNode filter = around.addObject().putObject("bool").putArray("filter");
                 filter.addObject().putObject("term").put("session_id", session.getKey());
                 filter.addObject().putObject("range").putObject("position").put("gte", position - radius)
                         .put("lte", position + radius);
-                size += 2 * radius;
+                size += 2 * radius + 1;
             }
         }
         if (size == 0) {

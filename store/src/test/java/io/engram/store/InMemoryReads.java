@@ -75,8 +75,7 @@ final class InMemoryReads implements MemoryReader.ReadBatch {
     public Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius) {
         return add(() -> store.records(tenantId, Set.of(RecordType.TURN)).filter(t -> t.position() != null
                         && positionsBySession.getOrDefault(t.sessionId(), Set.of()).stream()
-                        .anyMatch(p -> Math.abs(t.position() - p) <= radius)
-                        && !positionsBySession.get(t.sessionId()).contains(t.position()))
+                        .anyMatch(p -> Math.abs(t.position() - p) <= radius))
                 .map(InMemoryMemoryStore::withoutVector).toList());
     }
 
