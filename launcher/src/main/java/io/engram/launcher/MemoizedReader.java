@@ -15,7 +15,7 @@ import java.util.function.Supplier;
 /**
  * A reader that answers a search it has answered since the last {@link #forget()} from memory. For the LoCoMo
  * evaluation only, whose many configurations ask the same searches of one index that no longer changes: a live
- * store changes between two reads. Listings, gets and counts pass through.
+ * store changes between two reads. Listings and counts pass through.
  */
 final class MemoizedReader implements MemoryReader {
 
@@ -75,6 +75,17 @@ final class MemoizedReader implements MemoryReader {
             }
 
             @Override
+            public Supplier<List<MemoryRecord>> get(List<String> ids) {
+                return memo(Arrays.asList("get", scope, List.copyOf(ids)), () -> batch.get(ids));
+            }
+
+            @Override
+            public Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius) {
+                return memo(Arrays.asList("around", scope, positionsBySession, radius),
+                        () -> batch.turnsAround(positionsBySession, radius));
+            }
+
+            @Override
             public Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size,
                                                      String sortField, boolean ascending) {
                 return memo(Arrays.asList("find", scope, terms, types, size, sortField, ascending),
@@ -102,20 +113,8 @@ final class MemoizedReader implements MemoryReader {
     }
 
     @Override
-    public List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
-        return this.<List<MemoryRecord>>memo(Arrays.asList("around", tenantId, positionsBySession, radius),
-                () -> () -> store.turnsAround(tenantId, positionsBySession, radius)).get();
-    }
-
-    @Override
     public String embeddingModel() {
         return store.embeddingModel();
-    }
-
-    @Override
-    public List<MemoryRecord> get(String tenantId, List<String> ids) {
-        return this.<List<MemoryRecord>>memo(Arrays.asList("get", tenantId, List.copyOf(ids)),
-                () -> () -> store.get(tenantId, ids)).get();
     }
 
     @Override

@@ -103,13 +103,7 @@ public final class ContextService {
         List<ContextItem> recent = recentTail(tail.get());
         Relevance relevance = relevance(hits);
         stages.lap("rank");
-        if (options.neighbours().radius() > 0) {
-            addNeighbours(request.tenantId(), relevance.related(), relevance.candidates());
-        }
-        if (options.windows()) {
-            WindowHits.open(store, request.tenantId(), request.query(), options.windowFocus(), relevance.related(),
-                    relevance.candidates());
-        }
+        addWhatHitsBring(request, relevance);
         stages.lap("neighbours");
         AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),
                 new ArrayList<>(relevance.candidates().values()));
@@ -194,27 +188,39 @@ public final class ContextService {
                 context.degraded(), context.degradedReasons());
     }
 
-    /** The turns around each retrieved turn join the candidates, scored by {@link NeighbourTurns}. */
-    private void addNeighbours(String tenantId, List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
-        Map<String, Map<Integer, Double>> hitScores = new HashMap<>(); // session -> position -> score
+    /**
+     * What the related hits bring with them, read in one round trip: the turns around each retrieved turn, scored by
+     * {@link NeighbourTurns}, then the turns of each retrieved window ({@link WindowHits}).
+     */
+    private void addWhatHitsBring(Request request, Relevance relevance) {
+        Map<String, Map<Integer, Double>> hitScores = options.neighbours().radius() > 0
+                ? turnHitScores(relevance.related()) : Map.of(); // session -> position -> score
+        Map<String, Set<Integer>> positions = new HashMap<>();
+        hitScores.forEach((session, scores) -> positions.put(session, scores.keySet()));
+        MemoryReader.ReadBatch reads = store.reads(request.tenantId());
+        Supplier<List<MemoryRecord>> around = reads.turnsAround(positions, options.neighbours().radius());
+        WindowHits windows = options.windows()
+                ? WindowHits.queue(reads, request.tenantId(), relevance.related(), relevance.candidates()) : WindowHits.NONE;
+        reads.run();
+        for (MemoryRecord turn : around.get()) {
+            double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
+            ContextItem existing = relevance.candidates().get(turn.id());
+            if (score > 0 && (existing == null || existing.score() < score)) {
+                relevance.candidates().put(turn.id(), ContextItem.of(turn, score));
+            }
+        }
+        windows.open(request.query(), options.windowFocus(), relevance.candidates());
+    }
+
+    private static Map<String, Map<Integer, Double>> turnHitScores(List<HybridRetriever.Result> hits) {
+        Map<String, Map<Integer, Double>> hitScores = new HashMap<>();
         for (HybridRetriever.Result r : hits) {
             if (r.record().type() == RecordType.TURN && r.record().sessionId() != null && r.record().position() != null) {
                 hitScores.computeIfAbsent(r.record().sessionId(), s -> new HashMap<>())
                         .merge(r.record().position(), r.score(), Math::max);
             }
         }
-        if (hitScores.isEmpty()) {
-            return;
-        }
-        Map<String, Set<Integer>> positions = new HashMap<>();
-        hitScores.forEach((session, scores) -> positions.put(session, scores.keySet()));
-        for (MemoryRecord turn : store.turnsAround(tenantId, positions, options.neighbours().radius())) {
-            double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
-            ContextItem existing = candidates.get(turn.id());
-            if (score > 0 && (existing == null || existing.score() < score)) {
-                candidates.put(turn.id(), ContextItem.of(turn, score));
-            }
-        }
+        return hitScores;
     }
 
     /** The tenant's rules: from the cache while their stamp holds, else read (without vectors) and cached. */

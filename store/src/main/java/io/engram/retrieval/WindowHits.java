@@ -14,14 +14,30 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Supplier;
 
-/** What a context does with the windows of turns it retrieved ({@link io.engram.model.retrieval.TurnWindows}). */
+/**
+ * What a context does with the windows of turns it retrieved ({@link io.engram.model.retrieval.TurnWindows}): each
+ * window among the candidates gives way to its turns. The read of their turns is queued in the caller's batch
+ * ({@link #queue}), so it shares a round trip with the neighbours' read, and applied once that batch ran
+ * ({@link #open}).
+ */
 final class WindowHits {
 
-    /** The turns of windows read in one request. */
-    private static final int MAX_TURNS_PER_READ = 500;
+    /** No windows among the candidates: opening them changes nothing. */
+    static final WindowHits NONE = new WindowHits(Map.of(), Map.of(), List.of());
 
-    private WindowHits() {
+    /** The score each turn hit has on its own, by id. */
+    private final Map<String, Double> own;
+    /** The windows among the candidates, each with the ids of its turns. */
+    private final Map<HybridRetriever.Result, List<String>> windows;
+    private final List<Supplier<List<MemoryRecord>>> turns;
+
+    private WindowHits(Map<String, Double> own, Map<HybridRetriever.Result, List<String>> windows,
+                       List<Supplier<List<MemoryRecord>>> turns) {
+        this.own = own;
+        this.windows = windows;
+        this.turns = turns;
     }
 
     /** {@code types} and windows. */
@@ -31,28 +47,43 @@ final class WindowHits {
         return Set.copyOf(searched);
     }
 
-    /**
-     * Each window among the candidates gives way to its turns, scored as {@code focus} scores them within the window
-     * unless they score higher on their own: a turn is a candidate once, however many windows hold it.
-     */
-    static void open(MemoryReader store, String tenantId, String query, WindowTurnFocus focus,
-                     List<HybridRetriever.Result> hits, Map<String, ContextItem> candidates) {
+    /** The windows among the candidates, and the read of their turns queued in {@code reads}. */
+    static WindowHits queue(MemoryReader.ReadBatch reads, String tenantId, List<HybridRetriever.Result> hits,
+                            Map<String, ContextItem> candidates) {
         Map<String, Double> own = new HashMap<>();
         Map<HybridRetriever.Result, List<String>> windows = new LinkedHashMap<>();
         Set<String> ids = new LinkedHashSet<>();
         for (HybridRetriever.Result h : hits) {
             if (h.record().type() == RecordType.TURN) {
                 own.merge(h.record().id(), h.score(), Math::max);
-            } else if (h.record().type() == RecordType.WINDOW && candidates.remove(h.record().id()) != null) {
-                List<String> turns = h.record().sourceRefs().stream()
+            } else if (h.record().type() == RecordType.WINDOW && candidates.containsKey(h.record().id())) {
+                List<String> turnIds = h.record().sourceRefs().stream()
                         .map(turn -> RecordIds.turn(tenantId, h.record().sessionId(), turn)).toList();
-                windows.put(h, turns);
-                ids.addAll(turns);
+                windows.put(h, turnIds);
+                ids.addAll(turnIds);
             }
         }
-        Map<String, MemoryRecord> read = read(store, tenantId, new ArrayList<>(ids));
+        if (windows.isEmpty()) {
+            return NONE;
+        }
+        List<String> all = new ArrayList<>(ids);
+        List<Supplier<List<MemoryRecord>>> turns = new ArrayList<>();
+        for (int from = 0; from < all.size(); from += MemoryReader.MAX_IDS_PER_GET) {
+            turns.add(reads.get(all.subList(from, Math.min(all.size(), from + MemoryReader.MAX_IDS_PER_GET))));
+        }
+        return new WindowHits(own, windows, turns);
+    }
+
+    /**
+     * Once the batch ran: each window leaves the candidates for its turns, scored as {@code focus} scores them within
+     * the window unless they score higher on their own; a turn is a candidate once, however many windows hold it.
+     */
+    void open(String query, WindowTurnFocus focus, Map<String, ContextItem> candidates) {
+        Map<String, MemoryRecord> read = new HashMap<>();
+        turns.forEach(batch -> batch.get().forEach(turn -> read.put(turn.id(), turn)));
         Map<String, Double> turnScores = new LinkedHashMap<>();
         windows.forEach((window, turnIds) -> {
+            candidates.remove(window.record().id());
             List<String> held = turnIds.stream().filter(read::containsKey).toList();
             double[] scores = focus.scores(query, window.score(), held.stream().map(id -> read.get(id).text()).toList(),
                     held.stream().mapToDouble(id -> own.getOrDefault(id, 0.0)).toArray());
@@ -66,16 +97,5 @@ final class WindowHits {
                 candidates.put(id, ContextItem.of(read.get(id), score));
             }
         });
-    }
-
-    /** The turns of these ids the store holds, by id, {@value #MAX_TURNS_PER_READ} a request. */
-    private static Map<String, MemoryRecord> read(MemoryReader store, String tenantId, List<String> ids) {
-        Map<String, MemoryRecord> read = new HashMap<>();
-        for (int from = 0; from < ids.size(); from += MAX_TURNS_PER_READ) {
-            for (MemoryRecord turn : store.get(tenantId, ids.subList(from, Math.min(ids.size(), from + MAX_TURNS_PER_READ)))) {
-                read.put(turn.id(), turn);
-            }
-        }
-        return read;
     }
 }

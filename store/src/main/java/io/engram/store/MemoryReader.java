@@ -53,6 +53,12 @@ public interface MemoryReader extends AutoCloseable {
         /** {@link MemoryReader#knn}: hits scored by their cosine similarity to {@code vector}, without vectors. */
         Supplier<List<ScoredRecord>> knn(float[] vector, int k, Set<RecordType> types);
 
+        /** {@link MemoryReader#get(String, List)}. */
+        Supplier<List<MemoryRecord>> get(List<String> ids);
+
+        /** {@link MemoryReader#turnsAround}. */
+        Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius);
+
         /** {@link MemoryReader#find}, without vectors. */
         Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size, String sortField,
                                           boolean ascending);
@@ -80,7 +86,12 @@ public interface MemoryReader extends AutoCloseable {
     }
 
     /** The tenant's records of these ids (at most {@link #MAX_IDS_PER_GET}) it holds, without their vectors, in no order. */
-    List<MemoryRecord> get(String tenantId, List<String> ids);
+    default List<MemoryRecord> get(String tenantId, List<String> ids) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<MemoryRecord>> records = batch.get(ids);
+        batch.run();
+        return records.get();
+    }
 
     /**
      * A tenant's records matching every term (field → value), newest first (then by id), {@code limit} per page,
@@ -125,7 +136,12 @@ public interface MemoryReader extends AutoCloseable {
      * {@code radius} of one of its positions, the given ones included: the neighbours of retrieved turns, in one
      * search, without their vectors.
      */
-    List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius);
+    default List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
+        ReadBatch batch = reads(tenantId);
+        Supplier<List<MemoryRecord>> turns = batch.turnsAround(positionsBySession, radius);
+        batch.run();
+        return turns.get();
+    }
 
     /**
      * Records of the tenant matching exact field values (or any of a collection's), sorted by {@code sortField}

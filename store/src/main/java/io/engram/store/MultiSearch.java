@@ -99,6 +99,20 @@ final class MultiSearch implements MemoryReader.ReadBatch {
     }
 
     @Override
+    public Supplier<List<MemoryRecord>> get(List<String> ids) {
+        if (ids.size() > MemoryReader.MAX_IDS_PER_GET) {
+            throw new IllegalArgumentException(ids.size() + " ids in one read; at most " + MemoryReader.MAX_IDS_PER_GET);
+        }
+        return ids.isEmpty() ? List::of : records(queries.ids(ids));
+    }
+
+    @Override
+    public Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius) {
+        ObjectNode search = queries.turnsAround(positionsBySession, radius);
+        return search == null ? List::of : records(search);
+    }
+
+    @Override
     public Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size,
                                              String sortField, boolean ascending) {
         return records(queries.find(terms, types, size, sortField, ascending, false));

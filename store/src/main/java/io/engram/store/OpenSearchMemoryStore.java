@@ -209,17 +209,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<MemoryRecord> get(String tenantId, List<String> ids) {
-        if (ids.size() > MAX_IDS_PER_GET) {
-            throw new IllegalArgumentException(ids.size() + " ids in one read; at most " + MAX_IDS_PER_GET);
-        }
-        if (ids.isEmpty()) {
-            return List.of();
-        }
-        return records(tenantId, q -> q.ids(ids));
-    }
-
-    @Override
     public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
         JsonNode after = cursor == null ? null : PageCursor.decode(cursor);
         return searchOnce(tenantId, q -> q.page(terms, types, limit + 1, after), (batch, answer) -> {
@@ -244,12 +233,6 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     @Override
     public ReadBatch reads(String tenantId, Validity validity) {
         return new MultiSearch(http, index, new TenantQueries(tenantId, validity));
-    }
-
-    @Override
-    public List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
-        ObjectNode search = new TenantQueries(tenantId).turnsAround(positionsBySession, radius);
-        return search == null ? List.of() : records(tenantId, q -> search);
     }
 
     @Override

@@ -19,15 +19,20 @@ import io.engram.model.retrieval.TurnWindows;
 import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
+import io.engram.store.MemoryReader;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RecordIds;
 import io.engram.store.Records;
 import io.engram.store.RetryPolicy;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,6 +125,71 @@ class ContextServiceTest {
         List<String> without = ids(new ContextService(store, retriever, options.withWindows(false)).assemble(request, NOW),
                 Section.MEMORIES);
         assertThat(without).doesNotContain(TurnWindows.id("win", "w1", "t0", "t2"));
+    }
+
+    @Test
+    void whatTheHitsBringIsReadInOneRoundTripAfterTheSearch() {
+        List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
+                "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
+                "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
+                "Bob: Then we take the late bus home.");
+        var vectors = embedder.embedDocuments(said);
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int seq = 0; seq < said.size(); seq++) {
+            records.add(Records.turn("trip", "p1", RecordIds.turn("trip", "p1", "t" + seq), "user", seq, said.get(seq), 12,
+                    vectors.get(seq).vector()));
+        }
+        String window = TurnWindows.text(said.subList(0, 3));
+        records.add(MemoryRecord.of(TurnWindows.id("trip", "p1", "t0", "t2"), "trip", RecordType.WINDOW, window,
+                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
+                .session("p1").provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
+        store.upsert(records);
+        store.refresh();
+        AtomicInteger roundTrips = new AtomicInteger();
+        MemoryReader counted = countingRoundTrips(store, roundTrips);
+        ContextService both = new ContextService(counted, new HybridRetriever(counted, embedder, HybridRetriever.Options.DEFAULT),
+                ContextOptions.DEFAULT.withNeighbours(new NeighbourTurns(1, 0.8)).withWindows(true));
+
+        List<String> memories = ids(both.assemble(new ContextService.Request("trip", null, null,
+                "which day is the pottery class?", 500), NOW), Section.MEMORIES);
+        // "late bus" shares no word with the question: it comes as the neighbour of the turn after it
+        assertThat(memories).contains(RecordIds.turn("trip", "p1", "t7"), RecordIds.turn("trip", "p1", "t0"),
+                RecordIds.turn("trip", "p1", "t1"), RecordIds.turn("trip", "p1", "t2"))
+                .doesNotContain(TurnWindows.id("trip", "p1", "t0", "t2")).doesNotHaveDuplicates();
+        assertThat(roundTrips).as("BM25 with the tail and k-NN, side by side; then the neighbours with the window's turns")
+                .hasValue(3);
+    }
+
+    /**
+     * {@code store}, counting its round trips to OpenSearch: each batch of reads run, and each read asked of the
+     * store itself.
+     */
+    private static MemoryReader countingRoundTrips(MemoryReader store, AtomicInteger runs) {
+        return (MemoryReader) Proxy.newProxyInstance(MemoryReader.class.getClassLoader(), new Class<?>[] {MemoryReader.class},
+                (proxy, method, args) -> {
+                    Object answer = invoke(store, method, args);
+                    if (!(answer instanceof MemoryReader.ReadBatch batch)) {
+                        if (!method.getName().equals("embeddingModel")) {
+                            runs.incrementAndGet();
+                        }
+                        return answer;
+                    }
+                    return Proxy.newProxyInstance(MemoryReader.class.getClassLoader(),
+                            new Class<?>[] {MemoryReader.ReadBatch.class}, (p, m, a) -> {
+                                if (m.getName().equals("run")) {
+                                    runs.incrementAndGet();
+                                }
+                                return invoke(batch, m, a);
+                            });
+                });
+    }
+
+    private static Object invoke(Object target, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
     }
 
     @Test

@@ -171,16 +171,6 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
-    public List<MemoryRecord> get(String tenantId, List<String> ids) {
-        if (ids.size() > MAX_IDS_PER_GET) {
-            throw new IllegalArgumentException(ids.size() + " ids in one read; at most " + MAX_IDS_PER_GET);
-        }
-        Set<String> wanted = Set.copyOf(ids);
-        return records(tenantId, Set.of()).filter(r -> wanted.contains(r.id())).map(InMemoryMemoryStore::withoutVector)
-                .toList();
-    }
-
-    @Override
     public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
         Comparator<MemoryRecord> newestFirst = Comparator.comparingLong((MemoryRecord r) -> -r.ts().toEpochMilli())
                 .thenComparing(MemoryRecord::id);
@@ -210,14 +200,6 @@ public final class InMemoryMemoryStore implements MemoryStore {
     public ReadBatch reads(String tenantId, Validity validity) {
         records(tenantId, Set.of());
         return new InMemoryReads(this, tenantId, validity);
-    }
-
-    @Override
-    public List<MemoryRecord> turnsAround(String tenantId, Map<String, Set<Integer>> positionsBySession, int radius) {
-        return records(tenantId, Set.of(RecordType.TURN)).filter(t -> t.position() != null
-                        && positionsBySession.getOrDefault(t.sessionId(), Set.of()).stream()
-                        .anyMatch(p -> Math.abs(t.position() - p) <= radius))
-                .map(InMemoryMemoryStore::withoutVector).toList();
     }
 
     @Override

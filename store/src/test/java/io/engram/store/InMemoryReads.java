@@ -62,6 +62,24 @@ final class InMemoryReads implements MemoryReader.ReadBatch {
     }
 
     @Override
+    public Supplier<List<MemoryRecord>> get(List<String> ids) {
+        if (ids.size() > MemoryReader.MAX_IDS_PER_GET) {
+            throw new IllegalArgumentException(ids.size() + " ids in one read; at most " + MemoryReader.MAX_IDS_PER_GET);
+        }
+        Set<String> wanted = Set.copyOf(ids);
+        return add(() -> store.records(tenantId, Set.of()).filter(r -> wanted.contains(r.id()))
+                .map(InMemoryMemoryStore::withoutVector).toList());
+    }
+
+    @Override
+    public Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius) {
+        return add(() -> store.records(tenantId, Set.of(RecordType.TURN)).filter(t -> t.position() != null
+                        && positionsBySession.getOrDefault(t.sessionId(), Set.of()).stream()
+                        .anyMatch(p -> Math.abs(t.position() - p) <= radius))
+                .map(InMemoryMemoryStore::withoutVector).toList());
+    }
+
+    @Override
     public Supplier<List<MemoryRecord>> find(Map<String, Object> terms, Set<RecordType> types, int size,
                                              String sortField, boolean ascending) {
         return add(() -> store.find(tenantId, terms, types, size, sortField, ascending).stream()

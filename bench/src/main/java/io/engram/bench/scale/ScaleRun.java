@@ -27,6 +27,8 @@ final class ScaleRun {
     /** Event time of the first record: in the past, so no record is ahead of the wall clock. */
     static final Instant T0 = Instant.parse("2026-10-01T00:00:00Z");
     private static final Duration PATIENCE = Duration.ofHours(3);
+    /** The classes holding the most of the job's heap that the report lists. */
+    private static final int HELD_CLASSES = 12;
     /** Event time after the load, past every session's inactivity and every cycle's quiet gap. */
     static final Instant END = T0.plus(Duration.ofDays(30));
 
@@ -92,7 +94,12 @@ final class ScaleRun {
             report.put("produce_seconds", (System.nanoTime() - sendStart) / 1e9);
             say("sent %,d records of %d tenants; loading ...", sent, tenants.size());
             Ingest.Mark first = ingest.await(1, job, PATIENCE);
+            ObjectNode heap = report.putObject("job_heap").put("max", options.jobHeap());
+            ingest.await(sent * 3 / 10, job, PATIENCE);
+            heap.put("live_bytes_at_30_percent", JobHeap.afterFullGc(job.pid()).usedBytes());
             Ingest.Mark beforeKill = ingest.await(sent * 6 / 10, job, PATIENCE);
+            heap.put("live_bytes_at_60_percent", JobHeap.afterFullGc(job.pid()).usedBytes());
+            heap.set("largest_at_60_percent", RawHttp.JSON.valueToTree(JobHeap.largest(job.pid(), HELD_CLASSES)));
             ObjectNode ingestReport = report.putObject("ingest").put("records_per_second", beforeKill.perSecondSince(first))
                     .put("cpu_micros_per_record", beforeKill.cpuMicrosPerRecordSince(first))
                     .put("servers_cpu_micros_per_record", beforeKill.serversMicrosPerRecordSince(first))
@@ -211,8 +218,8 @@ final class ScaleRun {
                 .put("state_bytes_per_tenant", incremental.stateBytes() / (double) options.tenants())
                 .put("state_bytes_per_record", incremental.stateBytes() / (double) options.records());
         JobHeap.Heap heap = JobHeap.afterFullGc(job.pid());
-        report.putObject("job_heap").put("live_bytes_after_full_gc", heap.usedBytes()).put("committed_bytes", heap.committedBytes())
-                .put("max", options.jobHeap());
+        report.with("job_heap").put("live_bytes_after_full_gc", heap.usedBytes()).put("committed_bytes", heap.committedBytes())
+                .set("largest_after_load", RawHttp.JSON.valueToTree(JobHeap.largest(job.pid(), HELD_CLASSES)));
         say("checkpoint: incremental %d ms (%,d B written of %,d B state), full %d ms; job heap live %,d MB",
                 incremental.durationMillis(), incremental.writtenBytes(), incremental.stateBytes(), full.durationMillis(),
                 heap.usedBytes() >> 20);

@@ -30,8 +30,14 @@ final class ScaleTable {
         row("  written, MB", "%.2f", mb(r.at("/checkpoint/incremental_written_bytes")));
         row("full checkpoint: ms", "%.0f", r.at("/checkpoint/full_ms"));
         row("  written, MB", "%.1f", mb(r.at("/checkpoint/full_written_bytes")));
+        row("job heap live after a full GC at 30 % of the load, MB", "%.0f", mb(r.at("/job_heap/live_bytes_at_30_percent")));
+        row("  at 60 %, the same process, MB", "%.0f", mb(r.at("/job_heap/live_bytes_at_60_percent")));
         row("job heap live after a full GC, MB (of -Xmx " + r.at("/job_heap/max").asText() + ")", "%.0f",
                 mb(r.at("/job_heap/live_bytes_after_full_gc")));
+        for (JsonNode held : r.at("/job_heap/largest_after_load")) {
+            row("  held by " + held.get("className").asText() + " (" + held.get("instances").asLong() + "), MB", "%.1f",
+                    mb(held.get("bytes")));
+        }
         row("restore after kill -9 mid-load: tasks running, s", "%.1f", secs(r.at("/restore_mid_load/tasks_running_ms")));
         row("  first checkpoint after it, s", "%.1f", secs(r.at("/restore_mid_load/first_checkpoint_ms")));
         row("restore after kill -9 at full size: tasks running, s", "%.1f", secs(r.at("/restore_full/tasks_running_ms")));
