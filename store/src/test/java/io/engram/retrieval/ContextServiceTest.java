@@ -99,22 +99,27 @@ class ContextServiceTest {
         return c.included().stream().filter(i -> i.section() == section).map(i -> i.item().id()).toList();
     }
 
+    /** {@code said} as turns t0, t1, … of the session, and a window over the first three. */
+    private static void indexTurnsAndAWindowOverTheFirstThree(String tenant, String session, List<String> said) {
+        var vectors = embedder.embedDocuments(said);
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int seq = 0; seq < said.size(); seq++) {
+            records.add(Records.turn(tenant, session, RecordIds.turn(tenant, session, "t" + seq), "user", seq, said.get(seq),
+                    12, vectors.get(seq).vector()));
+        }
+        String window = TurnWindows.text(said.subList(0, 3));
+        records.add(MemoryRecord.of(TurnWindows.id(tenant, session, "t0", "t2"), tenant, RecordType.WINDOW, window,
+                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
+                .session(session).provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
+        store.upsert(records);
+        store.refresh();
+    }
+
     @Test
     void aWindowHitBringsEachOfItsTurnsOnceAndNeverItself() {
         List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
                 "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.");
-        var vectors = embedder.embedDocuments(said);
-        List<MemoryRecord> records = new ArrayList<>();
-        for (int seq = 0; seq < said.size(); seq++) {
-            records.add(Records.turn("win", "w1", RecordIds.turn("win", "w1", "t" + seq), "user", seq, said.get(seq), 12,
-                    vectors.get(seq).vector()));
-        }
-        String window = TurnWindows.text(said.subList(0, 3));
-        records.add(MemoryRecord.of(TurnWindows.id("win", "w1", "t0", "t2"), "win", RecordType.WINDOW, window,
-                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
-                .session("w1").provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
-        store.upsert(records);
-        store.refresh();
+        indexTurnsAndAWindowOverTheFirstThree("win", "w1", said);
         ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE);
         ContextService.Request request = new ContextService.Request("win", null, null, "which day is the pottery class?", 500);
 
@@ -133,18 +138,7 @@ class ContextServiceTest {
                 "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
                 "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
                 "Bob: Then we take the late bus home.");
-        var vectors = embedder.embedDocuments(said);
-        List<MemoryRecord> records = new ArrayList<>();
-        for (int seq = 0; seq < said.size(); seq++) {
-            records.add(Records.turn("trip", "p1", RecordIds.turn("trip", "p1", "t" + seq), "user", seq, said.get(seq), 12,
-                    vectors.get(seq).vector()));
-        }
-        String window = TurnWindows.text(said.subList(0, 3));
-        records.add(MemoryRecord.of(TurnWindows.id("trip", "p1", "t0", "t2"), "trip", RecordType.WINDOW, window,
-                        NOW.minusSeconds(60)).embedding(embedder.embedDocuments(List.of(window)).get(0).vector())
-                .session("p1").provenance(List.of("t0", "t1", "t2"), 0).position(0).tokens(36).build());
-        store.upsert(records);
-        store.refresh();
+        indexTurnsAndAWindowOverTheFirstThree("trip", "p1", said);
         AtomicInteger roundTrips = new AtomicInteger();
         MemoryReader counted = countingRoundTrips(store, roundTrips);
         ContextService both = new ContextService(counted, new HybridRetriever(counted, embedder, HybridRetriever.Options.DEFAULT),
