@@ -88,6 +88,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description = "Also time the context of this configuration of --leave-one-out's list, interleaved with the default's.")
     String latencyAgainst;
 
+    @Option(names = "--features", paramLabel = "FILE",
+            description = "Only write each question's candidates, their learned-ranking features and the evidence they hold"
+                    + " to FILE as JSON lines (what tools/fit-learned-relevance.py fits), instead of the report.")
+    Path features;
+
     /** How deep the retrievers look before a missed turn counts as not retrieved at all. */
     static final int DEEP = 200;
 
@@ -125,6 +130,10 @@ final class EvalLocomoCommand implements Callable<Integer> {
             say(progress, String.format(Locale.ROOT, "pipeline done in %.1f s; asking the questions ...", ingestSeconds));
             try (Retrieval retrieval = Retrieval.open(pipeline.openSearch(), pipeline.index())) {
                 retrieval.store().refresh();
+                if (features != null) {
+                    writeFeatures(retrieval, conversations, progress);
+                    return 0;
+                }
                 Result result = evaluate(retrieval, conversations, progress);
                 new LocomoReport(k, budget, json).print(out, result, pipeline.embeddingModel().id(), turns, ingestSeconds);
             }
@@ -133,6 +142,25 @@ final class EvalLocomoCommand implements Callable<Integer> {
         }
         out.flush();
         return 0;
+    }
+
+    private void writeFeatures(Retrieval retrieval, List<LocomoData.Conversation> conversations, PrintWriter progress)
+            throws Exception {
+        try (LocomoFeatures writer = new LocomoFeatures(features, retrieval)) {
+            for (LocomoData.Conversation c : conversations) {
+                Instant now = c.turns().get(c.turns().size() - 1).ts().plus(Duration.ofDays(1));
+                for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
+                    int category = qa.path("category").asInt();
+                    List<String> raw = new ArrayList<>();
+                    qa.path("evidence").forEach(e -> raw.add(e.asText()));
+                    Set<String> evidence = EvidenceRecall.parse(raw).ids();
+                    if (category >= 1 && category <= 4 && !evidence.isEmpty()) {
+                        writer.write(c.sampleId(), category, tenant(c), qa.path("question").asText(), evidence, now);
+                    }
+                }
+            }
+            say(progress, "wrote the candidates of " + writer.questions() + " questions to " + features);
+        }
     }
 
     private static void say(PrintWriter progress, String line) {
@@ -204,11 +232,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
         Map<String, ContextService> ablated = new LinkedHashMap<>();
         // the default context reads the store (its latency is measured); the others ask the same searches again
         MemoizedReader memoized = new MemoizedReader(retrieval.store());
-        HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), HybridRetriever.Options.FOR_CONTEXT);
-        ablations().forEach((name, options) -> {
-            ablated.put(name, new ContextService(memoized, retriever, options));
-            ablationScores.put(name, new Scores());
-        });
+        ablations().keySet().forEach(name -> ablationScores.put(name, new Scores()));
         Optional<LocomoVariants> variants = leaveOneOut
                 ? Optional.of(new LocomoVariants(memoized, retrieval.embedder())) : Optional.empty();
         List<Long> latencies = new ArrayList<>();
@@ -222,6 +246,12 @@ final class EvalLocomoCommand implements Callable<Integer> {
             Map<String, String> turnTexts = new HashMap<>();
             c.turns().forEach(t -> turnTexts.put(t.diaId(), text(t)));
             Instant now = c.turns().get(c.turns().size() - 1).ts().plus(Duration.ofDays(1));
+            // the product's read path and its ablations, ranking by weights not fitted on this conversation
+            HybridRetriever.Options heldOut = LocomoVariants.heldOut(HybridRetriever.Options.FOR_CONTEXT, c.sampleId());
+            ContextService context = new ContextService(retrieval.store(),
+                    new HybridRetriever(retrieval.store(), retrieval.embedder(), heldOut), ContextOptions.DEFAULT);
+            HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), heldOut);
+            ablations().forEach((name, options) -> ablated.put(name, new ContextService(memoized, retriever, options)));
             int asked = 0;
             for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
                 int category = qa.path("category").asInt();
@@ -249,32 +279,32 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     if (otherFirst) {
                         timed(against.get(), request(q, b), now, againstLatencies);
                     }
-                    AssembledContext context = timed(retrieval.context(), request(q, b), now, latencies);
+                    AssembledContext assembled = timed(context, request(q, b), now, latencies);
                     if (b == budget) {
-                        add(groups, "context", "tokens", context.tokensUsed());
-                        add(groups, "context", "date_tokens", dateTokens(context));
+                        add(groups, "context", "tokens", assembled.tokensUsed());
+                        add(groups, "context", "date_tokens", dateTokens(assembled));
                         if (against.isPresent() && !otherFirst) {
                             timed(against.get(), request(q, b), now, againstLatencies);
                         }
                     } else {
                         latencies.remove(latencies.size() - 1);
                     }
-                    contexts.put(b, context);
-                    add(groups, "context", String.valueOf(b), q.recall(LocomoItems.included(context)));
+                    contexts.put(b, assembled);
+                    add(groups, "context", String.valueOf(b), q.recall(LocomoItems.included(assembled)));
                 }
                 Map<Integer, AssembledContext> withoutNeighbours = new HashMap<>();
                 for (Map.Entry<String, ContextService> a : ablated.entrySet()) {
                     Scores s = ablationScores.get(a.getKey());
                     s.questions++;
                     for (int b : BUDGETS) {
-                        AssembledContext context = a.getValue().assemble(request(q, b), now);
-                        s.add("context", String.valueOf(b), q.recall(LocomoItems.included(context)));
+                        AssembledContext ablatedContext = a.getValue().assemble(request(q, b), now);
+                        s.add("context", String.valueOf(b), q.recall(LocomoItems.included(ablatedContext)));
                         if (b == budget) {
-                            s.add("context", "tokens", context.tokensUsed());
-                            s.add("context", "date_tokens", dateTokens(context));
+                            s.add("context", "tokens", ablatedContext.tokensUsed());
+                            s.add("context", "date_tokens", dateTokens(ablatedContext));
                         }
                         if (a.getKey().equals(NO_NEIGHBOURS)) {
-                            withoutNeighbours.put(b, context);
+                            withoutNeighbours.put(b, ablatedContext);
                         }
                     }
                 }

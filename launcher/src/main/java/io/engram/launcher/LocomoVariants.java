@@ -9,6 +9,7 @@ import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.LearnedRelevance;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RelevanceFeedback;
@@ -22,7 +23,11 @@ import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.service.ResponsesJson;
 import io.engram.store.MemoryReader;
+import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,7 +55,8 @@ final class LocomoVariants {
      * candidates for the context, neighbours at radius 1 with weight 0.8, no session reweighting or feedback.
      */
     static final Variant ISSUE_18 = new Variant(
-            new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE),
+            new HybridRetriever.Options(50, 60, HybridRetriever.Ranking.RESCORED, MemoryScore.DEFAULT, RelevanceFeedback.NONE,
+                    LearnedRelevance.NONE),
             new ContextOptions(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
                     new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE, false,
                     SpeakerMatch.NONE, WindowTurnFocus.NONE));
@@ -61,6 +67,9 @@ final class LocomoVariants {
         HybridRetriever.Options r = ISSUE_18.retrieval();
         ContextOptions c = ISSUE_18.context();
         v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT));
+        HybridRetriever.Options learned = HybridRetriever.Options.FOR_CONTEXT.learnedBy(LearnedRelevance.DEFAULT);
+        v.put("learned", new Variant(learned, ContextOptions.DEFAULT));
+        v.put("learned_no_neighbours", new Variant(learned, ContextOptions.DEFAULT.withoutNeighbours()));
         v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT.withWindows(false)));
         v.put("windows_all_turns", new Variant(HybridRetriever.Options.FOR_CONTEXT,
                 ContextOptions.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
@@ -109,14 +118,44 @@ final class LocomoVariants {
         return new ContextService(store, new HybridRetriever(store, embedder, v.retrieval()), v.context());
     }
 
-    private final Map<String, ContextService> services = new LinkedHashMap<>();
+    /**
+     * {@code options}, for a question of {@code conversation}: when they rank by the product's learned weights,
+     * ranking instead by the weights fitted without that conversation ({@code learned-relevance/without-<id>.tsv}
+     * beside this class, written by tools/fit-learned-relevance), so that no conversation is scored by weights
+     * fitted on its own evidence. A conversation no fold left out was not fitted on: the product's weights stand.
+     */
+    static HybridRetriever.Options heldOut(HybridRetriever.Options options, String conversation) {
+        if (options.ranking() != HybridRetriever.Ranking.LEARNED || !options.learned().equals(LearnedRelevance.DEFAULT)) {
+            return options;
+        }
+        try (InputStream in = LocomoVariants.class.getResourceAsStream("learned-relevance/without-" + conversation + ".tsv")) {
+            return in == null ? options
+                    : options.learnedBy(LearnedRelevance.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private final MemoryReader store;
+    private final Embedder embedder;
+    /** variant → conversation → its context service, ranking by weights not fitted on it */
+    private final Map<String, Map<String, ContextService>> services = new LinkedHashMap<>();
     /** variant → conversation → scores */
     private final Map<String, Map<String, Scores>> scores = new LinkedHashMap<>();
 
     LocomoVariants(MemoryReader store, Embedder embedder) {
-        all().forEach((name, v) -> {
-            services.put(name, service(name, store, embedder));
+        this.store = store;
+        this.embedder = embedder;
+        all().keySet().forEach(name -> {
+            services.put(name, new LinkedHashMap<>());
             scores.put(name, new LinkedHashMap<>());
+        });
+    }
+
+    private ContextService service(String name, String conversation) {
+        return services.get(name).computeIfAbsent(conversation, c -> {
+            Variant v = all().get(name);
+            return new ContextService(store, new HybridRetriever(store, embedder, heldOut(v.retrieval(), c)), v.context());
         });
     }
 
@@ -126,7 +165,8 @@ final class LocomoVariants {
      */
     void ask(String conversation, String tenant, String question, Instant now, int k,
              ToDoubleFunction<List<ContextItem>> recall) {
-        services.forEach((name, service) -> {
+        services.keySet().forEach(name -> {
+            ContextService service = service(name, conversation);
             Scores s = scores.get(name).computeIfAbsent(conversation, c -> new Scores());
             s.questions++;
             for (int b : BUDGETS) {

@@ -2,6 +2,7 @@ package io.engram.retrieval;
 
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Vectors;
+import io.engram.model.retrieval.LearnedRelevance;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.RankFusion;
@@ -37,9 +38,10 @@ public final class HybridRetriever {
     /**
      * What orders the final list: the fused score alone, or the fused score (scaled to [0, 1] by the best
      * candidate's) times the brief's re-scoring, so recency, scope and summary quality reorder candidates
-     * without discarding what BM25 found.
+     * without discarding what BM25 found; or {@link LearnedRelevance} over every candidate either retriever returned,
+     * before the list is cut to the query's k (so a hit fusion ranks low can still make it).
      */
-    public enum Ranking { FUSED, RESCORED }
+    public enum Ranking { FUSED, RESCORED, LEARNED }
 
     /**
      * @param candidateDepth how many candidates each retriever returns
@@ -47,43 +49,51 @@ public final class HybridRetriever {
      * @param ranking        fused or re-scored order
      * @param score          the re-scoring weights
      * @param feedback       the query's vector moved toward its best hits' and searched again, or not
+     * @param learned        the weights of the {@link Ranking#LEARNED} ranking
      */
-    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score, RelevanceFeedback feedback) {
+    public record Options(int candidateDepth, int rrfK, Ranking ranking, MemoryScore score, RelevanceFeedback feedback,
+                          LearnedRelevance learned) {
         /** What {@code POST /v1/search} ranks by: RRF's usual k = 60 over 50 candidates from each retriever. */
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
-                MemoryScore.DEFAULT, RelevanceFeedback.NONE);
+                MemoryScore.DEFAULT, RelevanceFeedback.NONE, LearnedRelevance.NONE);
         /**
          * What a context's candidates are found by: the same 50 from each retriever fused with k = 20, chosen on
          * LoCoMo conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k
          * ranks a record both retrievers hold above one only one of them ranks first; a context takes dozens of
          * candidates, so that one still goes in, while a search's first hit should stay it (the hand-made corpus
-         * of {@code HybridRetrieverTest}).
+         * of {@code HybridRetrieverTest}). {@link #learnedBy} with {@link LearnedRelevance#DEFAULT} is the option
+         * measured next to it (docs/benchmarks.md, "What a learned ranking finds").
          */
         public static final Options FOR_CONTEXT = DEFAULT.withRrfK(20);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
-            return new Options(candidateDepth, rrfK, other, score, feedback);
+            return new Options(candidateDepth, rrfK, other, score, feedback, learned);
         }
 
         /** These options fusing with the constant {@code k} instead. */
         public Options withRrfK(int k) {
-            return new Options(candidateDepth, k, ranking, score, feedback);
+            return new Options(candidateDepth, k, ranking, score, feedback, learned);
         }
 
         /** These options with {@code depth} candidates from each retriever. */
         public Options withCandidateDepth(int depth) {
-            return new Options(depth, rrfK, ranking, score, feedback);
+            return new Options(depth, rrfK, ranking, score, feedback, learned);
         }
 
         /** These options re-scoring with {@code other} weights. */
         public Options withScore(MemoryScore other) {
-            return new Options(candidateDepth, rrfK, ranking, other, feedback);
+            return new Options(candidateDepth, rrfK, ranking, other, feedback, learned);
         }
 
         /** These options with {@code other} relevance feedback. */
         public Options withFeedback(RelevanceFeedback other) {
-            return new Options(candidateDepth, rrfK, ranking, score, other);
+            return new Options(candidateDepth, rrfK, ranking, score, other, learned);
+        }
+
+        /** These options ranking every candidate by {@code weights} ({@link Ranking#LEARNED}). */
+        public Options learnedBy(LearnedRelevance weights) {
+            return new Options(candidateDepth, rrfK, Ranking.LEARNED, score, feedback, weights);
         }
     }
 
@@ -150,7 +160,9 @@ public final class HybridRetriever {
      * {@code others} has run when this returns, or its failure is thrown.
      */
     public List<Result> search(Query query, MemoryReader.ReadBatch others, Stages stages) {
-        int depth = Math.max(query.k(), options.candidateDepth());
+        // a learned ranking chooses the k among every candidate; the others ask each retriever for k at least
+        int depth = options.ranking() == Ranking.LEARNED ? options.candidateDepth()
+                : Math.max(query.k(), options.candidateDepth());
         Supplier<List<ScoredRecord>> lexical = others.bm25(query.text(), depth, query.types());
         CompletableFuture<Void> sent = CompletableFuture.runAsync(others::run, sender);
         float[] vector;
@@ -222,7 +234,27 @@ public final class HybridRetriever {
             results.add(new Result(r, options.ranking() == Ranking.FUSED ? candidate.getValue() : relevance * score,
                     cosine, candidate.getValue(), lexicalRank.get(r.id()), vectorRank.get(r.id())));
         }
+        if (options.ranking() == Ranking.LEARNED) {
+            results = learned(query.text(), results);
+        }
         results.sort(Comparator.comparingDouble(Result::score).reversed());
         return results.subList(0, Math.min(query.k(), results.size()));
+    }
+
+    /** The results scored by the learned ranking. */
+    private List<Result> learned(String query, List<Result> results) {
+        double[] scores = options.learned().scores(query, results.stream().map(HybridRetriever::hit).toList());
+        List<Result> learned = new ArrayList<>(results.size());
+        for (int i = 0; i < scores.length; i++) {
+            Result r = results.get(i);
+            learned.add(new Result(r.record(), scores[i], r.cosine(), r.fused(), r.lexicalRank(), r.vectorRank()));
+        }
+        return learned;
+    }
+
+    /** A result as the learned ranking describes it. */
+    public static LearnedRelevance.Hit hit(Result r) {
+        return new LearnedRelevance.Hit(r.record().text(), r.record().sessionId(), r.record().type() == RecordType.WINDOW,
+                r.lexicalRank(), r.vectorRank(), r.cosine(), r.fused(), r.record().tokens());
     }
 }

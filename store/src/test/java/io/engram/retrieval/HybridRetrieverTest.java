@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
+import io.engram.model.retrieval.LearnedRelevance;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
@@ -14,6 +15,8 @@ import io.engram.store.Records;
 import io.engram.store.RetryPolicy;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -83,6 +86,30 @@ class HybridRetrieverTest {
         assertThat(topBm25(SEMANTIC_QUERY)).isNotEqualTo("dog");
         assertThat(topVector(SEMANTIC_QUERY)).isEqualTo("dog");
         assertThat(topVector(LEXICAL_QUERY)).isNotEqualTo("code");
+    }
+
+    @Test
+    void aLearnedRankingScoresEveryCandidateOfBothListsAtTheirDepthAndKeepsK() {
+        Instant now = Instant.parse("2026-11-02T10:00:00Z");
+        HybridRetriever learned = new HybridRetriever(store, embedder,
+                HybridRetriever.Options.DEFAULT.withCandidateDepth(2).learnedBy(LearnedRelevance.NONE));
+        Set<String> union = new HashSet<>();
+        store.bm25(TENANT, SEMANTIC_QUERY, 2, Set.of()).forEach(h -> union.add(h.record().id()));
+        store.knn(TENANT, embedder.embedQuery(SEMANTIC_QUERY).vector(), 2, Set.of()).forEach(h -> union.add(h.record().id()));
+
+        // asking for more than the depth does not deepen the lists: the union comes back, nothing else
+        List<HybridRetriever.Result> all = learned.search(new HybridRetriever.Query(TENANT, SEMANTIC_QUERY, null, null,
+                Set.of(), 10, now));
+        assertThat(all).extracting(r -> r.record().id()).containsExactlyInAnyOrderElementsOf(union);
+        // without weights every hit is as likely as the next, so the fewest tokens come first
+        List<HybridRetriever.Result> first = learned.search(new HybridRetriever.Query(TENANT, SEMANTIC_QUERY, null, null,
+                Set.of(), 1, now));
+        MemoryRecord shortest = all.stream().map(HybridRetriever.Result::record)
+                .min(Comparator.comparingInt(MemoryRecord::tokens)).orElseThrow();
+        assertThat(first).singleElement().satisfies(r -> {
+            assertThat(r.record().id()).isEqualTo(shortest.id());
+            assertThat(r.score()).isEqualTo(0.5 / shortest.tokens());
+        });
     }
 
     @Test
