@@ -23,11 +23,7 @@ import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.service.ResponsesJson;
 import io.engram.store.MemoryReader;
-import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -128,12 +124,8 @@ final class LocomoVariants {
         if (options.ranking() != HybridRetriever.Ranking.LEARNED || !options.learned().equals(LearnedRelevance.DEFAULT)) {
             return options;
         }
-        try (InputStream in = LocomoVariants.class.getResourceAsStream("learned-relevance/without-" + conversation + ".tsv")) {
-            return in == null ? options
-                    : options.learnedBy(LearnedRelevance.parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LearnedRelevance.resource(LocomoVariants.class, "learned-relevance/without-" + conversation + ".tsv")
+                .map(options::learnedBy).orElse(options);
     }
 
     private final MemoryReader store;

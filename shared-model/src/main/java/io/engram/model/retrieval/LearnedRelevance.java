@@ -8,6 +8,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -28,7 +29,8 @@ public final class LearnedRelevance {
     /** All weights 0: every hit equally likely, so the shortest first. */
     public static final LearnedRelevance NONE = new LearnedRelevance(new double[FEATURES.size()]);
     /** The weights the product ships ({@code learned-relevance.tsv} beside this class). */
-    public static final LearnedRelevance DEFAULT = resource("learned-relevance.tsv");
+    public static final LearnedRelevance DEFAULT = resource(LearnedRelevance.class, "learned-relevance.tsv")
+            .orElseThrow(() -> new IllegalStateException("no learned-relevance.tsv beside " + LearnedRelevance.class.getName()));
 
     private static final double TOKENS_SCALE = Math.log(257);
 
@@ -78,13 +80,10 @@ public final class LearnedRelevance {
         return new LearnedRelevance(weights);
     }
 
-    /** The weights in the resource {@code name}, beside this class. */
-    static LearnedRelevance resource(String name) {
-        try (InputStream in = LearnedRelevance.class.getResourceAsStream(name)) {
-            if (in == null) {
-                throw new IllegalStateException("no resource " + name + " beside " + LearnedRelevance.class.getName());
-            }
-            return parse(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+    /** The weights in the resource {@code name} beside {@code owner}, as {@link #parse} reads them; empty without one. */
+    public static Optional<LearnedRelevance> resource(Class<?> owner, String name) {
+        try (InputStream in = owner.getResourceAsStream(name)) {
+            return in == null ? Optional.empty() : Optional.of(parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
