@@ -139,6 +139,11 @@ public final class HybridRetriever {
         this.options = options;
     }
 
+    /** How this retriever ranks. */
+    Options options() {
+        return options;
+    }
+
     public List<Result> search(Query query) {
         return search(query, new Stages());
     }
