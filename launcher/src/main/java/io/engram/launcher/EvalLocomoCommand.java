@@ -256,7 +256,8 @@ final class EvalLocomoCommand implements Callable<Integer> {
                     new HybridRetriever(retrieval.store(), retrieval.embedder(), heldOut),
                     LocomoVariants.heldOut(ContextOptions.DEFAULT, c.sampleId()));
             HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), heldOut);
-            ablations().forEach((name, options) -> ablated.put(name, new ContextService(memoized, retriever, options)));
+            ablations().forEach((name, options) -> ablated.put(name, new ContextService(memoized, retriever,
+                    LocomoVariants.heldOut(options, c.sampleId()))));
             int asked = 0;
             for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
                 int category = qa.path("category").asInt();

@@ -64,22 +64,19 @@ final class LocomoVariants {
         HybridRetriever.Options r = ISSUE_18.retrieval();
         ContextOptions c = ISSUE_18.context();
         v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT));
-        HybridRetriever.Options learned = HybridRetriever.Options.FOR_CONTEXT.learnedBy(LearnedRelevance.DEFAULT);
-        v.put("learned", new Variant(learned, ContextOptions.DEFAULT));
-        v.put("learned_no_neighbours", new Variant(learned, ContextOptions.DEFAULT.withoutNeighbours()));
-        v.put("learned_turns", new Variant(learned, ContextOptions.DEFAULT.withTurnRelevance(LearnedTurnRelevance.DEFAULT)));
-        v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT.withWindows(false)));
-        v.put("windows_all_turns", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
-        v.put("window_focus_3", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
-        v.put("window_focus_2_0.1", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
-        v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindows(true).withoutNeighbours()));
+        // the read path before the learned scores: re-scored RRF k = 20, what hits bring scored from their score
+        HybridRetriever.Options rescored = HybridRetriever.Options.DEFAULT.withRrfK(20);
+        ContextOptions handScored = ContextOptions.DEFAULT.handScored();
+        v.put("hand_scored", new Variant(rescored, handScored));
+        v.put("learned_hits", new Variant(HybridRetriever.Options.FOR_CONTEXT, handScored));
+        v.put("learned_hits_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT, handScored.withoutNeighbours()));
+        v.put("no_windows", new Variant(rescored, handScored.withWindows(false)));
+        v.put("windows_all_turns", new Variant(rescored, handScored.withWindowFocus(WindowTurnFocus.NONE)));
+        v.put("window_focus_3", new Variant(rescored, handScored.withWindowFocus(new WindowTurnFocus(3, 0.1))));
+        v.put("window_focus_2_0.1", new Variant(rescored, handScored.withWindowFocus(new WindowTurnFocus(2, 0.1))));
+        v.put("windows_no_neighbours", new Variant(rescored, handScored.withoutNeighbours()));
         for (double weight : new double[] {0.2, 0.5}) {
-            v.put("speakers_" + weight, new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                    ContextOptions.DEFAULT.withSpeakers(new SpeakerMatch(weight))));
+            v.put("speakers_" + weight, new Variant(rescored, handScored.withSpeakers(new SpeakerMatch(weight))));
         }
         v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));

@@ -29,8 +29,9 @@ import java.util.Set;
  * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
  * @param speakers             how much the hits said by a person the query names gain
  * @param windowFocus          which turns of a window hit come in at its score, and what the others score
- * @param turnRelevance        when not null, what scores every candidate instead, by how it came (retrieved, a
- *                             window's turn, a neighbour): needs a retriever ranking by {@link LearnedRelevance}
+ * @param turnRelevance        what scores every candidate by how it came (retrieved, a window's turn, a neighbour):
+ *                             needs a retriever ranking by {@link LearnedRelevance}; null scores neighbours and
+ *                             windows' turns from their hit's score ({@link #handScored()})
  */
 public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
                              NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
@@ -39,7 +40,8 @@ public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType>
 
     public static final ContextOptions DEFAULT = new ContextOptions(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
             ContextService.CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-            SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5), null);
+            SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5),
+            LearnedTurnRelevance.DEFAULT);
 
     public ContextOptions {
         memoryTypes = Set.copyOf(memoryTypes);
@@ -98,7 +100,15 @@ public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType>
         return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, other, turnRelevance);
     }
 
-    /** With every candidate scored by {@code other} (null: by {@link NeighbourTurns} and {@link WindowTurnFocus}). */
+    /**
+     * With neighbours and windows' turns scored from their hit's score by {@link NeighbourTurns} and
+     * {@link WindowTurnFocus}: what a retriever that does not rank by {@link LearnedRelevance} needs.
+     */
+    public ContextOptions handScored() {
+        return withTurnRelevance(null);
+    }
+
+    /** With every candidate scored by {@code other} (null: {@link #handScored()}). */
     public ContextOptions withTurnRelevance(LearnedTurnRelevance other) {
         return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus, other);
     }

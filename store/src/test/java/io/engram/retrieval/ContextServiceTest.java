@@ -9,7 +9,6 @@ import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
-import io.engram.model.retrieval.LearnedRelevance;
 import io.engram.model.retrieval.LearnedTurnRelevance;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.NeighbourTurns;
@@ -123,7 +122,7 @@ class ContextServiceTest {
         List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
                 "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.");
         indexTurnsAndAWindowOverTheFirstThree("win", "w1", said);
-        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE);
+        ContextOptions options = ContextOptions.DEFAULT.handScored().withNeighbours(NeighbourTurns.NONE);
         ContextService.Request request = new ContextService.Request("win", null, null, "which day is the pottery class?", 500);
 
         List<String> withWindows = ids(new ContextService(store, retriever, options.withWindows(true)).assemble(request, NOW),
@@ -145,7 +144,7 @@ class ContextServiceTest {
         AtomicInteger roundTrips = new AtomicInteger();
         MemoryReader counted = countingRoundTrips(store, roundTrips);
         ContextService both = new ContextService(counted, new HybridRetriever(counted, embedder, HybridRetriever.Options.DEFAULT),
-                ContextOptions.DEFAULT.withNeighbours(new NeighbourTurns(1, 0.8)).withWindows(true));
+                ContextOptions.DEFAULT.handScored().withNeighbours(new NeighbourTurns(1, 0.8)).withWindows(true));
 
         List<String> memories = ids(both.assemble(new ContextService.Request("trip", null, null,
                 "which day is the pottery class?", 500), NOW), Section.MEMORIES);
@@ -169,8 +168,7 @@ class ContextServiceTest {
         weights[LearnedTurnRelevance.FEATURES.indexOf("bias")] = -2;
         weights[LearnedTurnRelevance.FEATURES.indexOf("window")] = 4;
         ContextOptions options = ContextOptions.DEFAULT.withTurnRelevance(new LearnedTurnRelevance(weights));
-        HybridRetriever learned = new HybridRetriever(store, embedder,
-                HybridRetriever.Options.FOR_CONTEXT.learnedBy(LearnedRelevance.DEFAULT));
+        HybridRetriever learned = new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT);
 
         List<AssembledContext.Included> memories = memories(new ContextService(store, learned, options)
                 .assemble(new ContextService.Request("learned", null, null, "which day is the pottery class?", 500), NOW));
@@ -240,7 +238,7 @@ class ContextServiceTest {
         store.refresh();
         String query = "which day is the pottery class?";
         // turns are not searched here, only read as the window's: what scores them is the window and its focus
-        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE)
+        ContextOptions options = ContextOptions.DEFAULT.handScored().withNeighbours(NeighbourTurns.NONE)
                 .withMemoryTypes(Set.of(RecordType.MEMORY));
         double windowScore = retriever.search(new HybridRetriever.Query("focus", query, null, null,
                 Set.of(RecordType.MEMORY, RecordType.WINDOW), 50, NOW)).get(0).score();
@@ -318,7 +316,7 @@ class ContextServiceTest {
         assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
         assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
 
-        ContextService fresh = new ContextService(store, retriever, ContextOptions.DEFAULT);
+        ContextService fresh = new ContextService(store, retriever, ContextOptions.DEFAULT.handScored());
         assertThat(fresh.cachedRules()).isEqualTo(new ContextService.CachedRules(0, 0));
         fresh.assemble(request, NOW);
         assertThat(fresh.cachedRules()).as("the tenant's two rules, for its gauge").isEqualTo(new ContextService.CachedRules(1, 2));
