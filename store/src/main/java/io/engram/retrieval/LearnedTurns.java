@@ -39,6 +39,8 @@ final class LearnedTurns {
     }
 
     private final Map<String, Provenance> byId = new LinkedHashMap<>();
+    /** The retrieved turns' probabilities: session -> position -> probability. */
+    private final Map<String, Map<Integer, Double>> hitTurns = new HashMap<>();
 
     private LearnedTurns() {
     }
@@ -53,40 +55,10 @@ final class LearnedTurns {
     static void score(String query, List<HybridRetriever.Result> related, List<MemoryRecord> around, WindowHits windows,
                       LearnedTurnRelevance relevance, Map<String, ContextItem> candidates) {
         LearnedTurns turns = new LearnedTurns();
-        Map<String, Map<Integer, Double>> hitTurns = new HashMap<>(); // session -> position -> probability
-        for (int i = 0; i < related.size(); i++) {
-            HybridRetriever.Result hit = related.get(i);
-            if (hit.record().type() == RecordType.WINDOW) {
-                continue;
-            }
-            double probability = LearnedRelevance.probability(hit.score(), hit.record().tokens());
-            Provenance p = turns.of(hit.record());
-            p.hitProbability = Math.max(p.hitProbability, probability);
-            p.hitRank = p.hitRank == 0 ? i + 1 : p.hitRank;
-            if (hit.record().type() == RecordType.TURN && hit.record().sessionId() != null && hit.record().position() != null) {
-                hitTurns.computeIfAbsent(hit.record().sessionId(), s -> new HashMap<>())
-                        .merge(hit.record().position(), probability, Math::max);
-            }
-        }
-        windows.turns().forEach((window, held) -> {
-            double probability = LearnedRelevance.probability(window.score(), window.record().tokens());
-            double[] focus = FOCUS.scores(query, 1, held.stream().map(MemoryRecord::text).toList(), windows.ownScores(held));
-            for (int i = 0; i < held.size(); i++) {
-                Provenance p = turns.of(held.get(i));
-                p.windows++;
-                p.windowProbability = Math.max(p.windowProbability, probability);
-                p.windowFocus |= focus[i] > 0;
-            }
-        });
+        turns.addHits(related);
+        turns.addWindows(query, windows);
         around.forEach(turns::of);
-        for (Provenance p : turns.byId.values()) {
-            Map<Integer, Double> session = p.record.sessionId() == null ? null : hitTurns.get(p.record.sessionId());
-            if (session != null && p.record.position() != null) {
-                int position = p.record.position();
-                p.neighbour1 = Math.max(session.getOrDefault(position - 1, 0.0), session.getOrDefault(position + 1, 0.0));
-                p.neighbour2 = Math.max(session.getOrDefault(position - 2, 0.0), session.getOrDefault(position + 2, 0.0));
-            }
-        }
+        turns.addNeighbourhoods();
         List<Provenance> all = new ArrayList<>(turns.byId.values());
         double[] scores = relevance.scores(query, all.stream().map(p -> new LearnedTurnRelevance.Candidate(p.record.text(),
                 p.record.tokens(), p.hitProbability, p.hitRank, p.windowProbability, p.windowFocus, p.windows, p.neighbour1,
@@ -94,6 +66,50 @@ final class LearnedTurns {
         candidates.clear();
         for (int i = 0; i < scores.length; i++) {
             candidates.put(all.get(i).record.id(), ContextItem.of(all.get(i).record, scores[i]));
+        }
+    }
+
+    /** Each retrieved memory but the windows, with its probability and first rank. */
+    private void addHits(List<HybridRetriever.Result> related) {
+        for (int i = 0; i < related.size(); i++) {
+            HybridRetriever.Result hit = related.get(i);
+            if (hit.record().type() == RecordType.WINDOW) {
+                continue;
+            }
+            double probability = LearnedRelevance.probability(hit.score(), hit.record().tokens());
+            Provenance p = of(hit.record());
+            p.hitProbability = Math.max(p.hitProbability, probability);
+            p.hitRank = p.hitRank == 0 ? i + 1 : p.hitRank;
+            if (hit.record().type() == RecordType.TURN && hit.record().sessionId() != null && hit.record().position() != null) {
+                hitTurns.computeIfAbsent(hit.record().sessionId(), s -> new HashMap<>())
+                        .merge(hit.record().position(), probability, Math::max);
+            }
+        }
+    }
+
+    /** The turns of each retrieved window, with the window's probability and whether they are its focus. */
+    private void addWindows(String query, WindowHits windows) {
+        windows.turns().forEach((window, held) -> {
+            double probability = LearnedRelevance.probability(window.score(), window.record().tokens());
+            double[] focus = FOCUS.scores(query, 1, held.stream().map(MemoryRecord::text).toList(), windows.ownScores(held));
+            for (int i = 0; i < held.size(); i++) {
+                Provenance p = of(held.get(i));
+                p.windows++;
+                p.windowProbability = Math.max(p.windowProbability, probability);
+                p.windowFocus |= focus[i] > 0;
+            }
+        });
+    }
+
+    /** For every turn, the best probability of a retrieved turn next to it and two away. */
+    private void addNeighbourhoods() {
+        for (Provenance p : byId.values()) {
+            Map<Integer, Double> session = p.record.sessionId() == null ? null : hitTurns.get(p.record.sessionId());
+            if (session != null && p.record.position() != null) {
+                int position = p.record.position();
+                p.neighbour1 = Math.max(session.getOrDefault(position - 1, 0.0), session.getOrDefault(position + 1, 0.0));
+                p.neighbour2 = Math.max(session.getOrDefault(position - 2, 0.0), session.getOrDefault(position + 2, 0.0));
+            }
         }
     }
 
