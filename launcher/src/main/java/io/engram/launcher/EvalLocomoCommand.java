@@ -84,6 +84,10 @@ final class EvalLocomoCommand implements Callable<Integer> {
             description = "Also compare the read path's configurations: each chosen on three conversations, measured on the fourth.")
     boolean leaveOneOut;
 
+    @Option(names = "--configurations", split = ",", paramLabel = "NAME",
+            description = "With --leave-one-out, compare only these configurations of its list (default: all).")
+    List<String> configurations;
+
     @Option(names = "--latency-against", paramLabel = "NAME",
             description = "Also time the context of this configuration of --leave-one-out's list, interleaved with the default's.")
     String latencyAgainst;
@@ -234,7 +238,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
         MemoizedReader memoized = new MemoizedReader(retrieval.store());
         ablations().keySet().forEach(name -> ablationScores.put(name, new Scores()));
         Optional<LocomoVariants> variants = leaveOneOut
-                ? Optional.of(new LocomoVariants(memoized, retrieval.embedder())) : Optional.empty();
+                ? Optional.of(new LocomoVariants(memoized, retrieval.embedder(), configurations)) : Optional.empty();
         List<Long> latencies = new ArrayList<>();
         List<Long> againstLatencies = new ArrayList<>();
         Optional<ContextService> against = Optional.ofNullable(latencyAgainst).map(name -> LocomoVariants.service(name,
@@ -249,9 +253,11 @@ final class EvalLocomoCommand implements Callable<Integer> {
             // the product's read path and its ablations, ranking by weights not fitted on this conversation
             HybridRetriever.Options heldOut = LocomoVariants.heldOut(HybridRetriever.Options.FOR_CONTEXT, c.sampleId());
             ContextService context = new ContextService(retrieval.store(),
-                    new HybridRetriever(retrieval.store(), retrieval.embedder(), heldOut), ContextOptions.DEFAULT);
+                    new HybridRetriever(retrieval.store(), retrieval.embedder(), heldOut),
+                    LocomoVariants.heldOut(ContextOptions.DEFAULT, c.sampleId()));
             HybridRetriever retriever = new HybridRetriever(memoized, retrieval.embedder(), heldOut);
-            ablations().forEach((name, options) -> ablated.put(name, new ContextService(memoized, retriever, options)));
+            ablations().forEach((name, options) -> ablated.put(name, new ContextService(memoized, retriever,
+                    LocomoVariants.heldOut(options, c.sampleId()))));
             int asked = 0;
             for (JsonNode qa : LocomoData.questions(data, c.sampleId())) {
                 int category = qa.path("category").asInt();

@@ -10,6 +10,7 @@ import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextItem;
 import io.engram.model.retrieval.ContinuityTail;
 import io.engram.model.retrieval.LearnedRelevance;
+import io.engram.model.retrieval.LearnedTurnRelevance;
 import io.engram.model.retrieval.MemoryScore;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RelevanceFeedback;
@@ -55,7 +56,7 @@ final class LocomoVariants {
                     LearnedRelevance.NONE),
             new ContextOptions(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT, ContextService.CONTEXT_TYPES, 50,
                     new NeighbourTurns(1, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE, SessionDiversity.NONE, false,
-                    SpeakerMatch.NONE, WindowTurnFocus.NONE));
+                    SpeakerMatch.NONE, WindowTurnFocus.NONE, null));
 
     /** The product's defaults first, then issue 18's read path, then each change to it. */
     static Map<String, Variant> all() {
@@ -63,21 +64,19 @@ final class LocomoVariants {
         HybridRetriever.Options r = ISSUE_18.retrieval();
         ContextOptions c = ISSUE_18.context();
         v.put("default", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT));
-        HybridRetriever.Options learned = HybridRetriever.Options.FOR_CONTEXT.learnedBy(LearnedRelevance.DEFAULT);
-        v.put("learned", new Variant(learned, ContextOptions.DEFAULT));
-        v.put("learned_no_neighbours", new Variant(learned, ContextOptions.DEFAULT.withoutNeighbours()));
-        v.put("no_windows", new Variant(HybridRetriever.Options.FOR_CONTEXT, ContextOptions.DEFAULT.withWindows(false)));
-        v.put("windows_all_turns", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(WindowTurnFocus.NONE)));
-        v.put("window_focus_3", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(3, 0.1))));
-        v.put("window_focus_2_0.1", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindowFocus(new WindowTurnFocus(2, 0.1))));
-        v.put("windows_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                ContextOptions.DEFAULT.withWindows(true).withoutNeighbours()));
+        // the read path before the learned scores: re-scored RRF k = 20, what hits bring scored from their score
+        HybridRetriever.Options rescored = HybridRetriever.Options.DEFAULT.withRrfK(20);
+        ContextOptions handScored = ContextOptions.DEFAULT.handScored();
+        v.put("hand_scored", new Variant(rescored, handScored));
+        v.put("learned_hits", new Variant(HybridRetriever.Options.FOR_CONTEXT, handScored));
+        v.put("learned_hits_no_neighbours", new Variant(HybridRetriever.Options.FOR_CONTEXT, handScored.withoutNeighbours()));
+        v.put("no_windows", new Variant(rescored, handScored.withWindows(false)));
+        v.put("windows_all_turns", new Variant(rescored, handScored.withWindowFocus(WindowTurnFocus.NONE)));
+        v.put("window_focus_3", new Variant(rescored, handScored.withWindowFocus(new WindowTurnFocus(3, 0.1))));
+        v.put("window_focus_2_0.1", new Variant(rescored, handScored.withWindowFocus(new WindowTurnFocus(2, 0.1))));
+        v.put("windows_no_neighbours", new Variant(rescored, handScored.withoutNeighbours()));
         for (double weight : new double[] {0.2, 0.5}) {
-            v.put("speakers_" + weight, new Variant(HybridRetriever.Options.FOR_CONTEXT,
-                    ContextOptions.DEFAULT.withSpeakers(new SpeakerMatch(weight))));
+            v.put("speakers_" + weight, new Variant(rescored, handScored.withSpeakers(new SpeakerMatch(weight))));
         }
         v.put("issue_18", ISSUE_18);
         v.put("no_neighbours", new Variant(r, c.withoutNeighbours()));
@@ -128,6 +127,19 @@ final class LocomoVariants {
                 .map(options::learnedBy).orElse(options);
     }
 
+    /**
+     * {@code options}, for a question of {@code conversation}: when they score every candidate by the product's
+     * learned weights, by those fitted without that conversation ({@code learned-turn-relevance/without-<id>.tsv}), as
+     * {@link #heldOut(HybridRetriever.Options, String)} does for the hits.
+     */
+    static ContextOptions heldOut(ContextOptions options, String conversation) {
+        if (!LearnedTurnRelevance.DEFAULT.equals(options.turnRelevance())) {
+            return options;
+        }
+        return LearnedTurnRelevance.resource(LocomoVariants.class, "learned-turn-relevance/without-" + conversation + ".tsv")
+                .map(options::withTurnRelevance).orElse(options);
+    }
+
     private final MemoryReader store;
     private final Embedder embedder;
     /** variant → conversation → its context service, ranking by weights not fitted on it */
@@ -135,10 +147,15 @@ final class LocomoVariants {
     /** variant → conversation → scores */
     private final Map<String, Map<String, Scores>> scores = new LinkedHashMap<>();
 
-    LocomoVariants(MemoryReader store, Embedder embedder) {
+    /** @param names the configurations of {@link #all()} to compare, or null for all of them */
+    LocomoVariants(MemoryReader store, Embedder embedder, List<String> names) {
         this.store = store;
         this.embedder = embedder;
-        all().keySet().forEach(name -> {
+        List<String> compared = names == null ? List.copyOf(all().keySet()) : names;
+        compared.forEach(name -> {
+            if (!all().containsKey(name)) {
+                throw new IllegalArgumentException("no configuration " + name + "; there are " + all().keySet());
+            }
             services.put(name, new LinkedHashMap<>());
             scores.put(name, new LinkedHashMap<>());
         });
@@ -147,7 +164,8 @@ final class LocomoVariants {
     private ContextService service(String name, String conversation) {
         return services.get(name).computeIfAbsent(conversation, c -> {
             Variant v = all().get(name);
-            return new ContextService(store, new HybridRetriever(store, embedder, heldOut(v.retrieval(), c)), v.context());
+            return new ContextService(store, new HybridRetriever(store, embedder, heldOut(v.retrieval(), c)),
+                    heldOut(v.context(), c));
         });
     }
 

@@ -3,6 +3,8 @@ package io.engram.retrieval;
 import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.LearnedRelevance;
+import io.engram.model.retrieval.LearnedTurnRelevance;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.RelevanceFloor;
@@ -27,15 +29,19 @@ import java.util.Set;
  * @param windows              whether windows of turns ({@link RecordType#WINDOW}) compete too, each hit bringing its turns
  * @param speakers             how much the hits said by a person the query names gain
  * @param windowFocus          which turns of a window hit come in at its score, and what the others score
+ * @param turnRelevance        what scores every candidate by how it came (retrieved, a window's turn, a neighbour):
+ *                             needs a retriever ranking by {@link LearnedRelevance}; null scores neighbours and
+ *                             windows' turns from their hit's score ({@link #handScored()})
  */
 public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType> memoryTypes, int candidates,
                              NeighbourTurns neighbours, double duplicateContainment, RelevanceFloor floor,
                              SessionFocus focus, SessionDiversity diversity, boolean windows,
-                             SpeakerMatch speakers, WindowTurnFocus windowFocus) {
+                             SpeakerMatch speakers, WindowTurnFocus windowFocus, LearnedTurnRelevance turnRelevance) {
 
     public static final ContextOptions DEFAULT = new ContextOptions(TierBudget.DEFAULT_ALPHA2, ContinuityTail.DEFAULT,
             ContextService.CONTEXT_TYPES, 50, new NeighbourTurns(2, 0.8), 0.8, new RelevanceFloor(0.9), SessionFocus.NONE,
-            SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5));
+            SessionDiversity.NONE, true, SpeakerMatch.NONE, new WindowTurnFocus(2, 0.5),
+            LearnedTurnRelevance.DEFAULT);
 
     public ContextOptions {
         memoryTypes = Set.copyOf(memoryTypes);
@@ -45,11 +51,11 @@ public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType>
     }
 
     public ContextOptions withMemoryTypes(Set<RecordType> types) {
-        return new ContextOptions(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, types, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     public ContextOptions withCandidates(int n) {
-        return new ContextOptions(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, n, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     /** Without neighbouring turns. */
@@ -58,40 +64,53 @@ public record ContextOptions(double alpha2, ContinuityTail tail, Set<RecordType>
     }
 
     public ContextOptions withNeighbours(NeighbourTurns other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, other, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     public ContextOptions withDiversity(SessionDiversity other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, other, windows, speakers, windowFocus, turnRelevance);
     }
 
     public ContextOptions withFocus(SessionFocus other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, other, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     /** With near-duplicates kept. */
     public ContextOptions keepingDuplicates() {
         return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, ContextAssembler.KEEP_DUPLICATES, floor,
-                focus, diversity, windows, speakers, windowFocus);
+                focus, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     public ContextOptions withFloor(RelevanceFloor other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, other, focus, diversity, windows, speakers, windowFocus, turnRelevance);
     }
 
     /** With windows of turns competing, or not. */
     public ContextOptions withWindows(boolean on) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, on, speakers, windowFocus, turnRelevance);
     }
 
     /** With hits said by a person the query names raised, or not. */
     public ContextOptions withSpeakers(SpeakerMatch other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other, windowFocus);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, other, windowFocus, turnRelevance);
     }
 
     /** With a window's turns scored by {@code other} when it makes a context. */
     public ContextOptions withWindowFocus(WindowTurnFocus other) {
-        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, other);
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, other, turnRelevance);
+    }
+
+    /**
+     * With neighbours and windows' turns scored from their hit's score by {@link NeighbourTurns} and
+     * {@link WindowTurnFocus}: what a retriever that does not rank by {@link LearnedRelevance} needs.
+     */
+    public ContextOptions handScored() {
+        return withTurnRelevance(null);
+    }
+
+    /** With every candidate scored by {@code other} (null: {@link #handScored()}). */
+    public ContextOptions withTurnRelevance(LearnedTurnRelevance other) {
+        return new ContextOptions(alpha2, tail, memoryTypes, candidates, neighbours, duplicateContainment, floor, focus, diversity, windows, speakers, windowFocus, other);
     }
 
     /** The record types searched: the memory types, and windows when on. */

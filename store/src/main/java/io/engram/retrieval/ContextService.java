@@ -78,6 +78,10 @@ public final class ContextService {
     }
 
     public ContextService(MemoryReader store, HybridRetriever retriever, ContextOptions options) {
+        if (options.turnRelevance() != null && retriever.options().ranking() != HybridRetriever.Ranking.LEARNED) {
+            throw new IllegalArgumentException("a learned score of every candidate needs the learned ranking of the hits, "
+                    + "not " + retriever.options().ranking());
+        }
         this.store = store;
         this.retriever = retriever;
         this.assembler = new ContextAssembler(options.alpha2(), options.duplicateContainment(),
@@ -190,7 +194,8 @@ public final class ContextService {
 
     /**
      * What the related hits bring with them, read in one round trip: the turns around each retrieved turn, scored by
-     * {@link NeighbourTurns}, then the turns of each retrieved window ({@link WindowHits}).
+     * {@link NeighbourTurns}, then the turns of each retrieved window ({@link WindowHits}); or, with a learned score
+     * of every candidate, all of them scored by how they came ({@link LearnedTurns}).
      */
     private void addWhatHitsBring(Request request, Relevance relevance) {
         Map<String, Map<Integer, Double>> hitScores = options.neighbours().radius() > 0
@@ -202,6 +207,11 @@ public final class ContextService {
         WindowHits windows = options.windows()
                 ? WindowHits.queue(reads, request.tenantId(), relevance.related(), relevance.candidates()) : WindowHits.NONE;
         reads.run();
+        if (options.turnRelevance() != null) {
+            LearnedTurns.score(request.query(), relevance.related(), around.get(), windows, options.turnRelevance(),
+                    relevance.candidates());
+            return;
+        }
         for (MemoryRecord turn : around.get()) {
             double score = options.neighbours().score(turn.position(), hitScores.get(turn.sessionId()));
             ContextItem existing = relevance.candidates().get(turn.id());

@@ -57,14 +57,13 @@ public final class HybridRetriever {
         public static final Options DEFAULT = new Options(50, RankFusion.DEFAULT_RRF_K, Ranking.RESCORED,
                 MemoryScore.DEFAULT, RelevanceFeedback.NONE, LearnedRelevance.NONE);
         /**
-         * What a context's candidates are found by: the same 50 from each retriever fused with k = 20, chosen on
-         * LoCoMo conversations left out in turn (docs/benchmarks.md, "Where the evidence is lost"). A smaller k
-         * ranks a record both retrievers hold above one only one of them ranks first; a context takes dozens of
-         * candidates, so that one still goes in, while a search's first hit should stay it (the hand-made corpus
-         * of {@code HybridRetrieverTest}). {@link #learnedBy} with {@link LearnedRelevance#DEFAULT} is the option
-         * measured next to it (docs/benchmarks.md, "What a learned ranking finds").
+         * What a context's candidates are found by: the same 50 from each retriever fused with k = 20 (chosen on
+         * LoCoMo conversations left out in turn, docs/benchmarks.md, "Where the evidence is lost"), then every one
+         * of them ranked by {@link LearnedRelevance#DEFAULT}, whose probabilities the context's own learned score
+         * builds on ({@code ContextOptions.turnRelevance}; docs/benchmarks.md, "What a learned score of every
+         * candidate finds"). A search keeps {@link #DEFAULT}: its first hit is what a caller reads.
          */
-        public static final Options FOR_CONTEXT = DEFAULT.withRrfK(20);
+        public static final Options FOR_CONTEXT = DEFAULT.withRrfK(20).learnedBy(LearnedRelevance.DEFAULT);
 
         /** These options ordered by {@code other} instead. */
         public Options withRanking(Ranking other) {
@@ -137,6 +136,11 @@ public final class HybridRetriever {
         this.store = store;
         this.embedder = embedder;
         this.options = options;
+    }
+
+    /** How this retriever ranks. */
+    Options options() {
+        return options;
     }
 
     public List<Result> search(Query query) {

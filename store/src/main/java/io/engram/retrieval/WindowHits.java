@@ -74,21 +74,29 @@ final class WindowHits {
         return new WindowHits(own, windows, turns);
     }
 
+    /** Once the batch ran: each window among the candidates with the turns of it that were read, in order. */
+    Map<HybridRetriever.Result, List<MemoryRecord>> turns() {
+        Map<String, MemoryRecord> read = new HashMap<>();
+        turns.forEach(batch -> batch.get().forEach(turn -> read.put(turn.id(), turn)));
+        Map<HybridRetriever.Result, List<MemoryRecord>> held = new LinkedHashMap<>();
+        windows.forEach((window, turnIds) -> held.put(window, turnIds.stream().filter(read::containsKey).map(read::get).toList()));
+        return held;
+    }
+
     /**
      * Once the batch ran: each window leaves the candidates for its turns, scored as {@code focus} scores them within
      * the window unless they score higher on their own; a turn is a candidate once, however many windows hold it.
      */
     void open(String query, WindowTurnFocus focus, Map<String, ContextItem> candidates) {
         Map<String, MemoryRecord> read = new HashMap<>();
-        turns.forEach(batch -> batch.get().forEach(turn -> read.put(turn.id(), turn)));
         Map<String, Double> turnScores = new LinkedHashMap<>();
-        windows.forEach((window, turnIds) -> {
+        turns().forEach((window, held) -> {
             candidates.remove(window.record().id());
-            List<String> held = turnIds.stream().filter(read::containsKey).toList();
-            double[] scores = focus.scores(query, window.score(), held.stream().map(id -> read.get(id).text()).toList(),
-                    held.stream().mapToDouble(id -> own.getOrDefault(id, 0.0)).toArray());
+            double[] scores = focus.scores(query, window.score(), held.stream().map(MemoryRecord::text).toList(),
+                    ownScores(held));
             for (int i = 0; i < held.size(); i++) {
-                turnScores.merge(held.get(i), scores[i], Math::max);
+                read.put(held.get(i).id(), held.get(i));
+                turnScores.merge(held.get(i).id(), scores[i], Math::max);
             }
         });
         turnScores.forEach((id, score) -> {
@@ -97,5 +105,10 @@ final class WindowHits {
                 candidates.put(id, ContextItem.of(read.get(id), score));
             }
         });
+    }
+
+    /** Each turn's own score among the hits, 0 when it is not one, in the order of {@code turns}. */
+    double[] ownScores(List<MemoryRecord> turns) {
+        return turns.stream().mapToDouble(t -> own.getOrDefault(t.id(), 0.0)).toArray();
     }
 }

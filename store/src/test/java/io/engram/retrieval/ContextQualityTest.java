@@ -202,7 +202,9 @@ class ContextQualityTest {
     @Test
     void aRetrievedTurnBringsTheTurnThatAnswersIt() {
         String query = "which airline is preferred for flights?";
-        AssembledContext withNeighbours = assemble(ContextOptions.DEFAULT, query);
+        assertThat(texts(assemble(ContextOptions.DEFAULT, query))).contains(TRIP.get(4), TRIP.get(5));
+        // scored from its hit's score, the answer keeps at least the neighbour weight of it
+        AssembledContext withNeighbours = assemble(ContextOptions.DEFAULT.handScored(), query);
         assertThat(texts(withNeighbours)).contains(TRIP.get(4), TRIP.get(5));
         Included answer = withNeighbours.included().stream().filter(i -> i.item().text().equals(TRIP.get(5)))
                 .findFirst().orElseThrow();

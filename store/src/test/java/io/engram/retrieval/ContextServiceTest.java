@@ -1,6 +1,7 @@
 package io.engram.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.OnnxEmbedder;
@@ -8,6 +9,7 @@ import io.engram.model.retrieval.AssembledContext.Section;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContinuityTail;
+import io.engram.model.retrieval.LearnedTurnRelevance;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.NeighbourTurns;
 import io.engram.model.retrieval.RecordType;
@@ -86,7 +88,7 @@ class ContextServiceTest {
         retriever = new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT);
         service = new ContextService(store, retriever, new ContextOptions(0.3, ContinuityTail.DEFAULT,
                 ContextService.MEMORY_TYPES, 50, NeighbourTurns.NONE, ContextAssembler.KEEP_DUPLICATES, RelevanceFloor.NONE,
-                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE, WindowTurnFocus.NONE));
+                SessionFocus.NONE, SessionDiversity.NONE, false, SpeakerMatch.NONE, WindowTurnFocus.NONE, null));
     }
 
     @AfterAll
@@ -120,7 +122,7 @@ class ContextServiceTest {
         List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
                 "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.");
         indexTurnsAndAWindowOverTheFirstThree("win", "w1", said);
-        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE);
+        ContextOptions options = ContextOptions.DEFAULT.handScored().withNeighbours(NeighbourTurns.NONE);
         ContextService.Request request = new ContextService.Request("win", null, null, "which day is the pottery class?", 500);
 
         List<String> withWindows = ids(new ContextService(store, retriever, options.withWindows(true)).assemble(request, NOW),
@@ -142,7 +144,7 @@ class ContextServiceTest {
         AtomicInteger roundTrips = new AtomicInteger();
         MemoryReader counted = countingRoundTrips(store, roundTrips);
         ContextService both = new ContextService(counted, new HybridRetriever(counted, embedder, HybridRetriever.Options.DEFAULT),
-                ContextOptions.DEFAULT.withNeighbours(new NeighbourTurns(1, 0.8)).withWindows(true));
+                ContextOptions.DEFAULT.handScored().withNeighbours(new NeighbourTurns(1, 0.8)).withWindows(true));
 
         List<String> memories = ids(both.assemble(new ContextService.Request("trip", null, null,
                 "which day is the pottery class?", 500), NOW), Section.MEMORIES);
@@ -152,6 +154,38 @@ class ContextServiceTest {
                 .doesNotContain(TurnWindows.id("trip", "p1", "t0", "t2")).doesNotHaveDuplicates();
         assertThat(roundTrips).as("BM25 with the tail and k-NN, side by side; then the neighbours with the window's turns")
                 .hasValue(3);
+    }
+
+    @Test
+    void aLearnedScoreOfEveryCandidateScoresEachTurnOnceByHowItCame() {
+        List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
+                "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
+                "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
+                "Bob: Then we take the late bus home.");
+        indexTurnsAndAWindowOverTheFirstThree("learned", "l1", said);
+        // weights that see only whether a turn is a window's: its turns score sigma(2), any other sigma(-2)
+        double[] weights = new double[LearnedTurnRelevance.FEATURES.size()];
+        weights[LearnedTurnRelevance.FEATURES.indexOf("bias")] = -2;
+        weights[LearnedTurnRelevance.FEATURES.indexOf("window")] = 4;
+        ContextOptions options = ContextOptions.DEFAULT.withTurnRelevance(new LearnedTurnRelevance(weights));
+        HybridRetriever learned = new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT);
+
+        List<AssembledContext.Included> memories = memories(new ContextService(store, learned, options)
+                .assemble(new ContextService.Request("learned", null, null, "which day is the pottery class?", 500), NOW));
+        double inWindow = 1 / (1 + Math.exp(-2)) / Math.pow(12, 0.7);
+        double outside = 1 / (1 + Math.exp(2)) / Math.pow(12, 0.7);
+        assertThat(memories.subList(0, 3)).extracting(i -> i.item().id()).containsExactlyInAnyOrder(
+                RecordIds.turn("learned", "l1", "t0"), RecordIds.turn("learned", "l1", "t1"), RecordIds.turn("learned", "l1", "t2"));
+        assertThat(memories.subList(0, 3)).extracting(i -> i.item().score()).containsOnly(inWindow);
+        // "late bus" shares no word with the question: it comes as the neighbour of the turn before it
+        assertThat(memories.subList(3, memories.size())).extracting(i -> i.item().id())
+                .contains(RecordIds.turn("learned", "l1", "t6"), RecordIds.turn("learned", "l1", "t7"));
+        assertThat(memories.subList(3, memories.size())).extracting(i -> i.item().score()).containsOnly(outside);
+        assertThat(memories).extracting(i -> i.item().id()).doesNotHaveDuplicates()
+                .doesNotContain(TurnWindows.id("learned", "l1", "t0", "t2"));
+
+        assertThatThrownBy(() -> new ContextService(store, retriever, options)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("needs the learned ranking of the hits, not RESCORED");
     }
 
     /**
@@ -204,7 +238,7 @@ class ContextServiceTest {
         store.refresh();
         String query = "which day is the pottery class?";
         // turns are not searched here, only read as the window's: what scores them is the window and its focus
-        ContextOptions options = ContextOptions.DEFAULT.withNeighbours(NeighbourTurns.NONE)
+        ContextOptions options = ContextOptions.DEFAULT.handScored().withNeighbours(NeighbourTurns.NONE)
                 .withMemoryTypes(Set.of(RecordType.MEMORY));
         double windowScore = retriever.search(new HybridRetriever.Query("focus", query, null, null,
                 Set.of(RecordType.MEMORY, RecordType.WINDOW), 50, NOW)).get(0).score();
@@ -282,7 +316,7 @@ class ContextServiceTest {
         assertThat(texts(replaced, Section.HARD_RULES)).containsExactly("- Never guess");
         assertThat(texts(replaced, Section.SOFT_RULES)).containsExactly("Cite your sources.");
 
-        ContextService fresh = new ContextService(store, retriever, ContextOptions.DEFAULT);
+        ContextService fresh = new ContextService(store, retriever, ContextOptions.DEFAULT.handScored());
         assertThat(fresh.cachedRules()).isEqualTo(new ContextService.CachedRules(0, 0));
         fresh.assemble(request, NOW);
         assertThat(fresh.cachedRules()).as("the tenant's two rules, for its gauge").isEqualTo(new ContextService.CachedRules(1, 2));

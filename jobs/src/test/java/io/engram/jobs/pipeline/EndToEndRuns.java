@@ -237,7 +237,7 @@ abstract class EndToEndRuns {
     void aContextAssemblesFromWhatThePipelineWrote() {
         try (OnnxEmbedder embedder = EmbeddingModel.ALL_MINILM_L6_V2.open()) {
             ContextService service = new ContextService(store,
-                    new HybridRetriever(store, embedder, HybridRetriever.Options.DEFAULT), ContextOptions.DEFAULT);
+                    new HybridRetriever(store, embedder, HybridRetriever.Options.FOR_CONTEXT), ContextOptions.DEFAULT);
             AssembledContext context = service.assemble(new ContextService.Request(INITECH, null, null,
                     "when is the staging database restored?", 2000), T0.plusSeconds(3600));
             List<String> included = context.included().stream().map(i -> i.item().id()).toList();

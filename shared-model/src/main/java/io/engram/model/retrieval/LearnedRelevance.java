@@ -1,9 +1,5 @@
 package io.engram.model.retrieval;
 
-import java.io.IOException;
-import java.io.InputStream;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -60,33 +56,12 @@ public final class LearnedRelevance {
      * (lines starting with # aside).
      */
     public static LearnedRelevance parse(String tsv) {
-        List<String> lines = tsv.lines().map(String::strip).filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
-        if (lines.size() != FEATURES.size()) {
-            throw new IllegalArgumentException(FEATURES.size() + " weights expected, got " + lines.size() + " lines");
-        }
-        double[] weights = new double[lines.size()];
-        for (int i = 0; i < weights.length; i++) {
-            String[] fields = lines.get(i).split("\t");
-            if (fields.length != 2 || !fields[0].equals(FEATURES.get(i))) {
-                throw new IllegalArgumentException("line " + (i + 1) + " must be '" + FEATURES.get(i) + "<TAB>weight': "
-                        + lines.get(i));
-            }
-            try {
-                weights[i] = Double.parseDouble(fields[1]);
-            } catch (NumberFormatException e) {
-                throw new IllegalArgumentException("line " + (i + 1) + " has no number: " + lines.get(i), e);
-            }
-        }
-        return new LearnedRelevance(weights);
+        return new LearnedRelevance(LearnedWeights.parse(tsv, FEATURES));
     }
 
     /** The weights in the resource {@code name} beside {@code owner}, as {@link #parse} reads them; empty without one. */
     public static Optional<LearnedRelevance> resource(Class<?> owner, String name) {
-        try (InputStream in = owner.getResourceAsStream(name)) {
-            return in == null ? Optional.empty() : Optional.of(parse(new String(in.readAllBytes(), StandardCharsets.UTF_8)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return LearnedWeights.resource(owner, name, FEATURES).map(LearnedRelevance::new);
     }
 
     public double[] weights() {
@@ -108,13 +83,14 @@ public final class LearnedRelevance {
         double[][] features = features(query, hits);
         double[] scores = new double[hits.size()];
         for (int i = 0; i < scores.length; i++) {
-            double z = 0;
-            for (int j = 0; j < weights.length; j++) {
-                z += weights[j] * features[i][j];
-            }
-            scores[i] = 1 / (1 + Math.exp(-z)) / Math.max(1, hits.get(i).tokens());
+            scores[i] = LearnedWeights.probability(weights, features[i]) / Math.max(1, hits.get(i).tokens());
         }
         return scores;
+    }
+
+    /** The probability a hit scored {@code score} by {@link #scores} has of holding evidence: its score times its tokens. */
+    public static double probability(double score, int tokens) {
+        return score * Math.max(1, tokens);
     }
 
     /** Each hit's {@link #FEATURES}, in the order of {@code hits}. */
