@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from fit import BUDGETS, C, write
+from fit import BUDGETS, C, ship
 
 PRODUCT = Path("shared-model/src/main/resources/io/engram/model/retrieval/learned-turn-relevance.tsv")
 FOLDS = Path("launcher/src/main/resources/io/engram/launcher/learned-turn-relevance")
@@ -171,13 +171,7 @@ def main():
                 mean[k] += v / len(everything)
         print("mean", " ".join(f"{k} {v:.3f}" for k, v in mean.items()))
     elif command == "ship":
-        write(PRODUCT, FEATURES, fit([i for c in everything for i in by_conversation[c]]),
-              "fitted on " + ", ".join(everything) + " (tools/fit-learned-relevance/fit_turns.py)")
-        for held in everything:
-            others = [c for c in everything if c != held]
-            write(FOLDS / f"without-{held}.tsv", FEATURES, fit([i for c in others for i in by_conversation[c]]),
-                  "fitted on " + ", ".join(others) + " (tools/fit-learned-relevance/fit_turns.py)")
-        print("wrote", PRODUCT, "and", len(everything), "folds under", FOLDS)
+        ship(PRODUCT, FOLDS, FEATURES, fit, by_conversation, "tools/fit-learned-relevance/fit_turns.py")
     else:
         sys.exit(__doc__)
 
