@@ -34,13 +34,12 @@ class LearnedTurnRelevanceTest {
 
     @Test
     void aScoreIsTheFittedProbabilityPerDiscountedToken() {
-        double[] weights = new double[LearnedTurnRelevance.FEATURES.size()];
-        weights[LearnedTurnRelevance.FEATURES.indexOf("bias")] = -1;
-        weights[LearnedTurnRelevance.FEATURES.indexOf("neighbour_1")] = 5;
-        double[] scores = new LearnedTurnRelevance(weights).scores(QUERY, CANDIDATES);
-        assertThat(scores[0]).isCloseTo(1 / (1 + Math.exp(1)) / Math.pow(12, 0.7), within(1e-12));
-        assertThat(scores[1]).isCloseTo(1 / (1 + Math.exp(-2)) / Math.pow(8, 0.7), within(1e-12));
-        assertThat(scores[2]).isCloseTo(1 / (1 + Math.exp(1)) / Math.pow(255, 0.7), within(1e-12));
+        // bias -1, neighbour_1 5, every other weight 0
+        LearnedTurnRelevance nearAHit = LearnedTurnRelevance.parse(String.join("\n", LearnedTurnRelevance.FEATURES.stream()
+                .map(f -> f + "\t" + (f.equals("bias") ? -1 : f.equals("neighbour_1") ? 5 : 0)).toList()));
+        assertThat(nearAHit.scores(QUERY, CANDIDATES)).containsExactly(new double[] {
+                1 / (1 + Math.exp(1)) / Math.pow(12, 0.7), 1 / (1 + Math.exp(-2)) / Math.pow(8, 0.7),
+                1 / (1 + Math.exp(1)) / Math.pow(255, 0.7)}, within(1e-12));
     }
 
     @Test
