@@ -69,6 +69,18 @@ def write(path, names, weights, note):
             f.write(f"{name}\t{w:.6f}\n")
 
 
+def ship(product, folds, names, fit_on, by_conversation, tool):
+    """Writes the weights fitted on every conversation to product, and those fitted without each under folds."""
+    everything = sorted(by_conversation)
+    write(product, names, fit_on([x for c in everything for x in by_conversation[c]]),
+          "fitted on " + ", ".join(everything) + f" ({tool})")
+    for held in everything:
+        others = [c for c in everything if c != held]
+        write(folds / f"without-{held}.tsv", names, fit_on([x for c in others for x in by_conversation[c]]),
+              "fitted on " + ", ".join(others) + f" ({tool})")
+    print("wrote", product, "and", len(everything), "folds under", folds)
+
+
 def main():
     command, path = sys.argv[1], sys.argv[2]
     questions = [json.loads(line) for line in open(path, encoding="utf-8")]
@@ -89,13 +101,7 @@ def main():
                 mean_learned[k] += l[k] / len(by_conversation)
         print("mean (fused -> learned)", " ".join(f"{k} {mean_fused[k]:.3f} -> {mean_learned[k]:.3f}" for k in mean_fused))
     elif command == "ship":
-        everything = sorted(by_conversation)
-        write(PRODUCT, names, fit(questions), "fitted on " + ", ".join(everything) + " (tools/fit-learned-relevance)")
-        for held in everything:
-            others = [c for c in everything if c != held]
-            write(FOLDS / f"without-{held}.tsv", names, fit([q for c in others for q in by_conversation[c]]),
-                  "fitted on " + ", ".join(others) + " (tools/fit-learned-relevance)")
-        print("wrote", PRODUCT, "and", len(everything), "folds under", FOLDS)
+        ship(PRODUCT, FOLDS, names, fit, by_conversation, "tools/fit-learned-relevance")
     else:
         sys.exit(__doc__)
 

@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 from sklearn.linear_model import LogisticRegression
 
-from fit import BUDGETS, C, write
+from fit import BUDGETS, C, ship
 
 PRODUCT = Path("shared-model/src/main/resources/io/engram/model/retrieval/learned-turn-relevance.tsv")
 FOLDS = Path("launcher/src/main/resources/io/engram/launcher/learned-turn-relevance")
@@ -155,31 +155,30 @@ def proxies(items, weights):
     return {k: v / len(items) for k, v in total.items()}
 
 
+def cross_validate(everything, by_conversation):
+    """Each conversation's proxies under the weights fitted on the others, then their mean."""
+    mean = defaultdict(float)
+    for held in everything:
+        w = fit([i for c in everything if c != held for i in by_conversation[c]])
+        p = proxies(by_conversation[held], w)
+        print(held, " ".join(f"{k} {v:.3f}" for k, v in p.items()))
+        for k, v in p.items():
+            mean[k] += v / len(everything)
+    print("mean", " ".join(f"{k} {v:.3f}" for k, v in mean.items()))
+
+
 def main():
+    if len(sys.argv) != 3 or sys.argv[1] not in ("cv", "ship"):
+        sys.exit(__doc__)
     command, path = sys.argv[1], sys.argv[2]
     by_conversation = defaultdict(list)
     for q, rows in dataset([json.loads(line) for line in open(path, encoding="utf-8")]):
         by_conversation[q["conversation"]].append((q, rows))
     everything = sorted(by_conversation)
-    if command == "cv":
-        mean = defaultdict(float)
-        for held in everything:
-            w = fit([i for c in everything if c != held for i in by_conversation[c]])
-            p = proxies(by_conversation[held], w)
-            print(held, " ".join(f"{k} {v:.3f}" for k, v in p.items()))
-            for k, v in p.items():
-                mean[k] += v / len(everything)
-        print("mean", " ".join(f"{k} {v:.3f}" for k, v in mean.items()))
-    elif command == "ship":
-        write(PRODUCT, FEATURES, fit([i for c in everything for i in by_conversation[c]]),
-              "fitted on " + ", ".join(everything) + " (tools/fit-learned-relevance/fit_turns.py)")
-        for held in everything:
-            others = [c for c in everything if c != held]
-            write(FOLDS / f"without-{held}.tsv", FEATURES, fit([i for c in others for i in by_conversation[c]]),
-                  "fitted on " + ", ".join(others) + " (tools/fit-learned-relevance/fit_turns.py)")
-        print("wrote", PRODUCT, "and", len(everything), "folds under", FOLDS)
-    else:
-        sys.exit(__doc__)
+    if command == "ship":
+        ship(PRODUCT, FOLDS, FEATURES, fit, by_conversation, "tools/fit-learned-relevance/fit_turns.py")
+        return
+    cross_validate(everything, by_conversation)
 
 
 if __name__ == "__main__":

@@ -50,6 +50,12 @@ class ContextServiceTest {
             "Support group meets on Thursday evenings.", "Tokens are counted with the model's tokenizer.",
             "Canary queries are frozen per set.", "Summaries carry their provenance.");
 
+    /** Eight turns about a pottery class; the last, "late bus", shares no word with a question about the class. */
+    private static final List<String> POTTERY_CLASS = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
+            "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
+            "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
+            "Bob: Then we take the late bus home.");
+
     private static OpenSearchMemoryStore store;
     private static OnnxEmbedder embedder;
     private static ContextService service;
@@ -136,11 +142,7 @@ class ContextServiceTest {
 
     @Test
     void whatTheHitsBringIsReadInOneRoundTripAfterTheSearch() {
-        List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
-                "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
-                "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
-                "Bob: Then we take the late bus home.");
-        indexTurnsAndAWindowOverTheFirstThree("trip", "p1", said);
+        indexTurnsAndAWindowOverTheFirstThree("trip", "p1", POTTERY_CLASS);
         AtomicInteger roundTrips = new AtomicInteger();
         MemoryReader counted = countingRoundTrips(store, roundTrips);
         ContextService both = new ContextService(counted, new HybridRetriever(counted, embedder, HybridRetriever.Options.DEFAULT),
@@ -158,11 +160,7 @@ class ContextServiceTest {
 
     @Test
     void aLearnedScoreOfEveryCandidateScoresEachTurnOnceByHowItCame() {
-        List<String> said = List.of("Ann: I signed up for the pottery class.", "Bob: Which day?",
-                "Ann: Tuesdays, at the community centre near the river.", "Bob: Nice, I will join you.",
-                "Ann: Bring an apron.", "Bob: Lunch first?", "Ann: The pottery class ends at nine.",
-                "Bob: Then we take the late bus home.");
-        indexTurnsAndAWindowOverTheFirstThree("learned", "l1", said);
+        indexTurnsAndAWindowOverTheFirstThree("learned", "l1", POTTERY_CLASS);
         // weights that see only whether a turn is a window's: its turns score sigma(2), any other sigma(-2)
         double[] weights = new double[LearnedTurnRelevance.FEATURES.size()];
         weights[LearnedTurnRelevance.FEATURES.indexOf("bias")] = -2;

@@ -1,6 +1,5 @@
 package io.engram.model.retrieval;
 
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,7 +14,7 @@ import java.util.Set;
  * features of a hit depend on the whole list (its fused score against the best, its session's share), so a list is
  * scored at once.
  */
-public final class LearnedRelevance {
+public final class LearnedRelevance extends LearnedWeights {
 
     /** What each weight multiplies, in order. */
     public static final List<String> FEATURES = List.of("bias", "lexical", "lexical_rank", "vector", "vector_rank",
@@ -30,14 +29,9 @@ public final class LearnedRelevance {
 
     private static final double TOKENS_SCALE = Math.log(257);
 
-    private final double[] weights;
-
     /** @param weights one per {@link #FEATURES}, in order */
     public LearnedRelevance(double[] weights) {
-        if (weights.length != FEATURES.size()) {
-            throw new IllegalArgumentException(FEATURES.size() + " weights expected, got " + weights.length);
-        }
-        this.weights = weights.clone();
+        super(weights, FEATURES);
     }
 
     /**
@@ -64,26 +58,12 @@ public final class LearnedRelevance {
         return LearnedWeights.resource(owner, name, FEATURES).map(LearnedRelevance::new);
     }
 
-    public double[] weights() {
-        return weights.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof LearnedRelevance other && Arrays.equals(weights, other.weights);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(weights);
-    }
-
     /** Each hit's probability of holding evidence for {@code query}, per token, in the order of {@code hits}. */
     public double[] scores(String query, List<Hit> hits) {
         double[][] features = features(query, hits);
         double[] scores = new double[hits.size()];
         for (int i = 0; i < scores.length; i++) {
-            scores[i] = LearnedWeights.probability(weights, features[i]) / Math.max(1, hits.get(i).tokens());
+            scores[i] = probability(features[i]) / Math.max(1, hits.get(i).tokens());
         }
         return scores;
     }

@@ -1,6 +1,5 @@
 package io.engram.model.retrieval;
 
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
@@ -14,7 +13,7 @@ import java.util.Set;
  * would take of a budget, the tokens discounted so that a long turn that is likely evidence is not passed over for
  * short ones that are not.
  */
-public final class LearnedTurnRelevance {
+public final class LearnedTurnRelevance extends LearnedWeights {
 
     /** What each weight multiplies, in order. */
     public static final List<String> FEATURES = List.of("bias", "hit", "hit_probability", "hit_rank", "window",
@@ -29,14 +28,9 @@ public final class LearnedTurnRelevance {
     private static final double TOKENS_SCALE = Math.log(257);
     private static final int MAX_WINDOWS = 3;
 
-    private final double[] weights;
-
     /** @param weights one per {@link #FEATURES}, in order */
     public LearnedTurnRelevance(double[] weights) {
-        if (weights.length != FEATURES.size()) {
-            throw new IllegalArgumentException(FEATURES.size() + " weights expected, got " + weights.length);
-        }
-        this.weights = weights.clone();
+        super(weights, FEATURES);
     }
 
     /**
@@ -68,20 +62,6 @@ public final class LearnedTurnRelevance {
         return LearnedWeights.resource(owner, name, FEATURES).map(LearnedTurnRelevance::new);
     }
 
-    public double[] weights() {
-        return weights.clone();
-    }
-
-    @Override
-    public boolean equals(Object o) {
-        return o instanceof LearnedTurnRelevance other && Arrays.equals(weights, other.weights);
-    }
-
-    @Override
-    public int hashCode() {
-        return Arrays.hashCode(weights);
-    }
-
     /** Each candidate's probability of being evidence for {@code query}, per discounted token, in order. */
     public double[] scores(String query, List<Candidate> candidates) {
         Set<String> wanted = WindowTurnFocus.contentWords(query);
@@ -89,7 +69,7 @@ public final class LearnedTurnRelevance {
         double[] scores = new double[candidates.size()];
         for (int i = 0; i < scores.length; i++) {
             Candidate c = candidates.get(i);
-            scores[i] = LearnedWeights.probability(weights, features(wanted, names, c))
+            scores[i] = probability(features(wanted, names, c))
                     / Math.pow(Math.max(1, c.tokens()), TOKENS_EXPONENT);
         }
         return scores;

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -11,9 +12,30 @@ import java.util.Optional;
  * The weights of a logistic regression fitted offline (tools/fit-learned-relevance), one per named feature, and the
  * probability they give a feature vector: what {@link LearnedRelevance} and {@link LearnedTurnRelevance} share.
  */
-final class LearnedWeights {
+abstract class LearnedWeights {
 
-    private LearnedWeights() {
+    private final double[] weights;
+
+    /** @param weights one per feature of {@code features}, in order */
+    LearnedWeights(double[] weights, List<String> features) {
+        if (weights.length != features.size()) {
+            throw new IllegalArgumentException(features.size() + " weights expected, got " + weights.length);
+        }
+        this.weights = weights.clone();
+    }
+
+    public double[] weights() {
+        return weights.clone();
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o != null && o.getClass() == getClass() && Arrays.equals(weights, ((LearnedWeights) o).weights);
+    }
+
+    @Override
+    public int hashCode() {
+        return Arrays.hashCode(weights);
     }
 
     /**
@@ -52,7 +74,7 @@ final class LearnedWeights {
     }
 
     /** σ(w · f). */
-    static double probability(double[] weights, double[] features) {
+    double probability(double[] features) {
         double z = 0;
         for (int j = 0; j < weights.length; j++) {
             z += weights[j] * features[j];

@@ -16,51 +16,30 @@ class LearnedTurnRelevanceTest {
             new LearnedTurnRelevance.Candidate("Caroline: Wow, show me!", 8, 0, 0, 0, false, 0, 0.6, 0),
             new LearnedTurnRelevance.Candidate("Caroline: The school fair was fun.", 255, 0, 0, 0.4, false, 5, 0, 0.6));
 
-    private static double feature(int candidate, String name) {
-        return LearnedTurnRelevance.features(QUERY, CANDIDATES.get(candidate))[LearnedTurnRelevance.FEATURES.indexOf(name)];
-    }
-
     @Test
-    void howACandidateCame() {
-        assertThat(feature(0, "bias")).isEqualTo(1);
-        assertThat(feature(0, "hit")).isEqualTo(1);
-        assertThat(feature(1, "hit")).isEqualTo(0);
-        assertThat(feature(0, "hit_probability")).isEqualTo(0.6);
-        assertThat(feature(0, "hit_rank")).isCloseTo(1 / (1 + Math.log(3)), within(1e-12));
-        assertThat(feature(1, "hit_rank")).isEqualTo(0);
-        assertThat(feature(0, "window")).isEqualTo(1);
-        assertThat(feature(1, "window")).isEqualTo(0);
-        assertThat(feature(2, "window_probability")).isEqualTo(0.4);
-        assertThat(feature(0, "window_focus")).isEqualTo(1);
-        assertThat(feature(2, "window_focus")).isEqualTo(0);
-        assertThat(feature(0, "windows")).isCloseTo(2 / 3.0, within(1e-12));
-        assertThat(feature(2, "windows")).isEqualTo(1); // at most three count
-        assertThat(feature(1, "neighbour_1")).isEqualTo(0.6);
-        assertThat(feature(2, "neighbour_2")).isEqualTo(0.6);
-        assertThat(feature(1, "neighbour_only")).isEqualTo(1);
-        assertThat(feature(0, "neighbour_only")).isEqualTo(0); // a hit two away from another is no neighbour only
-    }
-
-    @Test
-    void whatOfTheQueryACandidateHoldsAndWhoSaidIt() {
+    void eachFeatureSaysHowACandidateCameAndWhatOfTheQueryItHolds() {
+        // in FEATURES order: bias, hit, hit_probability, hit_rank, window, window_probability, window_focus,
+        // neighbour_1, neighbour_2, neighbour_only, query_words, speaker_named, tokens, windows;
         // the query's content words: melanie, paint, school, fair
-        assertThat(feature(0, "query_words")).isEqualTo(1.0);
-        assertThat(feature(1, "query_words")).isEqualTo(0);
-        assertThat(feature(2, "query_words")).isEqualTo(0.5);
-        assertThat(feature(0, "speaker_named")).isEqualTo(1);
-        assertThat(feature(2, "speaker_named")).isEqualTo(0);
-        assertThat(feature(0, "tokens")).isCloseTo(Math.log(13) / Math.log(257), within(1e-12));
+        assertThat(LearnedTurnRelevance.features(QUERY, CANDIDATES.get(0))).containsExactly(new double[] {
+                1, 1, 0.6, 1 / (1 + Math.log(3)), 1, 0.4, 1, 0, 0.2, 0, 1.0, 1, Math.log(13) / Math.log(257), 2 / 3.0},
+                within(1e-12));
+        // a neighbour only: no hit, no window, nothing of the query
+        assertThat(LearnedTurnRelevance.features(QUERY, CANDIDATES.get(1))).containsExactly(new double[] {
+                1, 0, 0, 0, 0, 0, 0, 0.6, 0, 1, 0, 0, Math.log(9) / Math.log(257), 0}, within(1e-12));
+        // a window's other turn held by five windows (three count), two from a hit, said by someone the query does not name
+        assertThat(LearnedTurnRelevance.features(QUERY, CANDIDATES.get(2))).containsExactly(new double[] {
+                1, 0, 0, 0, 1, 0.4, 0, 0, 0.6, 0, 0.5, 0, Math.log(256) / Math.log(257), 1}, within(1e-12));
     }
 
     @Test
     void aScoreIsTheFittedProbabilityPerDiscountedToken() {
-        double[] weights = new double[LearnedTurnRelevance.FEATURES.size()];
-        weights[LearnedTurnRelevance.FEATURES.indexOf("bias")] = -1;
-        weights[LearnedTurnRelevance.FEATURES.indexOf("neighbour_1")] = 5;
-        double[] scores = new LearnedTurnRelevance(weights).scores(QUERY, CANDIDATES);
-        assertThat(scores[0]).isCloseTo(1 / (1 + Math.exp(1)) / Math.pow(12, 0.7), within(1e-12));
-        assertThat(scores[1]).isCloseTo(1 / (1 + Math.exp(-2)) / Math.pow(8, 0.7), within(1e-12));
-        assertThat(scores[2]).isCloseTo(1 / (1 + Math.exp(1)) / Math.pow(255, 0.7), within(1e-12));
+        // bias -1, neighbour_1 5, every other weight 0
+        LearnedTurnRelevance nearAHit = LearnedTurnRelevance.parse(String.join("\n", LearnedTurnRelevance.FEATURES.stream()
+                .map(f -> f + "\t" + (f.equals("bias") ? -1 : f.equals("neighbour_1") ? 5 : 0)).toList()));
+        assertThat(nearAHit.scores(QUERY, CANDIDATES)).containsExactly(new double[] {
+                1 / (1 + Math.exp(1)) / Math.pow(12, 0.7), 1 / (1 + Math.exp(-2)) / Math.pow(8, 0.7),
+                1 / (1 + Math.exp(1)) / Math.pow(255, 0.7)}, within(1e-12));
     }
 
     @Test
