@@ -107,15 +107,11 @@ final class LocomoFeatures implements AutoCloseable {
         }
         MemoryReader.ReadBatch reads = store.reads(tenant);
         Supplier<List<MemoryRecord>> around = reads.turnsAround(positions, AROUND);
-        List<String> ids = List.copyOf(new LinkedHashSet<>(windowTurns));
-        List<Supplier<List<MemoryRecord>>> inWindows = new ArrayList<>();
-        for (int from = 0; from < ids.size(); from += MemoryReader.MAX_IDS_PER_GET) {
-            inWindows.add(reads.get(ids.subList(from, Math.min(ids.size(), from + MemoryReader.MAX_IDS_PER_GET))));
-        }
+        Supplier<List<MemoryRecord>> inWindows = reads.getAll(List.copyOf(new LinkedHashSet<>(windowTurns)));
         reads.run();
         Map<String, MemoryRecord> turns = new LinkedHashMap<>();
         around.get().forEach(t -> turns.put(t.id(), t));
-        inWindows.forEach(batch -> batch.get().forEach(t -> turns.put(t.id(), t)));
+        inWindows.get().forEach(t -> turns.put(t.id(), t));
         return List.copyOf(turns.values());
     }
 

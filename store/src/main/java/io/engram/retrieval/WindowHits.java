@@ -6,7 +6,6 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.model.retrieval.WindowTurnFocus;
 import io.engram.store.MemoryReader;
 import io.engram.store.RecordIds;
-import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -25,16 +24,16 @@ import java.util.function.Supplier;
 final class WindowHits {
 
     /** No windows among the candidates: opening them changes nothing. */
-    static final WindowHits NONE = new WindowHits(Map.of(), Map.of(), List.of());
+    static final WindowHits NONE = new WindowHits(Map.of(), Map.of(), List::of);
 
     /** The score each turn hit has on its own, by id. */
     private final Map<String, Double> own;
     /** The windows among the candidates, each with the ids of its turns. */
     private final Map<HybridRetriever.Result, List<String>> windows;
-    private final List<Supplier<List<MemoryRecord>>> turns;
+    private final Supplier<List<MemoryRecord>> turns;
 
     private WindowHits(Map<String, Double> own, Map<HybridRetriever.Result, List<String>> windows,
-                       List<Supplier<List<MemoryRecord>>> turns) {
+                       Supplier<List<MemoryRecord>> turns) {
         this.own = own;
         this.windows = windows;
         this.turns = turns;
@@ -66,18 +65,13 @@ final class WindowHits {
         if (windows.isEmpty()) {
             return NONE;
         }
-        List<String> all = new ArrayList<>(ids);
-        List<Supplier<List<MemoryRecord>>> turns = new ArrayList<>();
-        for (int from = 0; from < all.size(); from += MemoryReader.MAX_IDS_PER_GET) {
-            turns.add(reads.get(all.subList(from, Math.min(all.size(), from + MemoryReader.MAX_IDS_PER_GET))));
-        }
-        return new WindowHits(own, windows, turns);
+        return new WindowHits(own, windows, reads.getAll(List.copyOf(ids)));
     }
 
     /** Once the batch ran: each window among the candidates with the turns of it that were read, in order. */
     Map<HybridRetriever.Result, List<MemoryRecord>> turns() {
         Map<String, MemoryRecord> read = new HashMap<>();
-        turns.forEach(batch -> batch.get().forEach(turn -> read.put(turn.id(), turn)));
+        turns.get().forEach(turn -> read.put(turn.id(), turn));
         Map<HybridRetriever.Result, List<MemoryRecord>> held = new LinkedHashMap<>();
         windows.forEach((window, turnIds) -> held.put(window, turnIds.stream().filter(read::containsKey).map(read::get).toList()));
         return held;

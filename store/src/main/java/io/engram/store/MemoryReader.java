@@ -3,6 +3,7 @@ package io.engram.store;
 import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -55,6 +56,15 @@ public interface MemoryReader extends AutoCloseable {
 
         /** {@link MemoryReader#get(String, List)}. */
         Supplier<List<MemoryRecord>> get(List<String> ids);
+
+        /** {@link #get} for any number of ids, queued as reads of at most {@link #MAX_IDS_PER_GET} each. */
+        default Supplier<List<MemoryRecord>> getAll(List<String> ids) {
+            List<Supplier<List<MemoryRecord>>> parts = new ArrayList<>();
+            for (int from = 0; from < ids.size(); from += MAX_IDS_PER_GET) {
+                parts.add(get(ids.subList(from, Math.min(ids.size(), from + MAX_IDS_PER_GET))));
+            }
+            return () -> parts.stream().flatMap(part -> part.get().stream()).toList();
+        }
 
         /** {@link MemoryReader#turnsAround}. */
         Supplier<List<MemoryRecord>> turnsAround(Map<String, Set<Integer>> positionsBySession, int radius);
