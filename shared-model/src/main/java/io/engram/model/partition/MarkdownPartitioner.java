@@ -15,7 +15,10 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.IntStream;
 import org.commonmark.ext.front.matter.YamlFrontMatterBlock;
 import org.commonmark.ext.front.matter.YamlFrontMatterExtension;
 import org.commonmark.ext.front.matter.YamlFrontMatterNode;
@@ -57,6 +60,9 @@ public final class MarkdownPartitioner {
         private static final RuleReader SHIPPED = RuleReader.shipped();
         static final ReaderRules RULES = new ReaderRules(LEXER, SHIPPED, ReaderCombination.ofLabel(SHIPPED.combination()));
     }
+
+    /** The most nodes of one document the rule reader reads ({@link Confirmations}). */
+    static final int MAX_CONFIRMATIONS = 2000;
 
     private final PartitionConfig config;
 
@@ -109,10 +115,11 @@ public final class MarkdownPartitioner {
         List<DocumentNode> nodes = new ArrayList<>();
         List<List<Rule>> rulesByNode = new ArrayList<>();
         HeadingPath headings = new HeadingPath();
+        Confirmations confirmations = new Confirmations();
         for (Node block = document.getFirstChild(); block != null; block = block.getNext()) {
             if (block instanceof BulletList || block instanceof OrderedList) {
                 for (Node item = block.getFirstChild(); item != null; item = item.getNext()) {
-                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source, headings);
+                    addNode(nodes, rulesByNode, NodeKind.LIST_ITEM, item, source, headings, confirmations);
                 }
                 continue;
             }
@@ -123,7 +130,7 @@ public final class MarkdownPartitioner {
             if (kind == NodeKind.FRONT_MATTER && !hasYamlEntries(block)) {
                 warnings.add("front matter holds no YAML key: value entries; kept verbatim as a hard node");
             }
-            addNode(nodes, rulesByNode, kind, block, source, headings);
+            addNode(nodes, rulesByNode, kind, block, source, headings, confirmations);
             if (block instanceof Heading heading && !nodes.isEmpty()) {
                 headings.enter(heading.getLevel(), nodes.get(nodes.size() - 1).text());
             }
@@ -131,13 +138,19 @@ public final class MarkdownPartitioner {
         if (nodes.isEmpty()) {
             warnings.add(source.isBlank() ? "empty document" : "document has no content nodes");
         }
-        TierBudget budget = TierBudget.evaluate(nodes, config.tau(), config.alpha1(), config.alpha2());
-        return new PartitionedDocument(DocumentCacheKey.of(raw, config.cacheId()), nodes,
+        List<DocumentNode> filled = HardTierFill.fill(nodes, TierBudget.limit(config.alpha1(), config.tau()));
+        int demoted = (int) IntStream.range(0, nodes.size())
+                .filter(i -> nodes.get(i).tier() != filled.get(i).tier()).count();
+        TierBudget budget = TierBudget.evaluate(filled, config.tau(), config.alpha1(), config.alpha2(), demoted);
+        if (demoted > 0) {
+            warnings.add(budget.explain());
+        }
+        return new PartitionedDocument(DocumentCacheKey.of(raw, config.cacheId()), filled,
                 SerialityCheck.conflicts(rulesByNode), budget, warnings);
     }
 
     private void addNode(List<DocumentNode> nodes, List<List<Rule>> rulesByNode, NodeKind kind, Node block,
-                         String source, HeadingPath headings) {
+                         String source, HeadingPath headings, Confirmations confirmations) {
         List<SourceSpan> spans = block.getSourceSpans();
         if (spans.isEmpty()) {
             return;
@@ -146,10 +159,34 @@ public final class MarkdownPartitioner {
         SourceSpan last = spans.get(spans.size() - 1);
         String text = source.substring(first.getInputIndex(), last.getInputIndex() + last.getLength()).strip();
         List<Rule> rules = readsRules(kind) ? rules(kind, text, headings) : List.of();
-        int tier = TierAssignment.tier(kind, !rules.isEmpty(), config.listItemsByRule());
+        int tier = config.listItemsByRule()
+                ? TierAssignment.tier(kind, !rules.isEmpty(), confirmations.confirmed(kind, rules, text, headings))
+                : TierAssignment.seedTier(kind, !rules.isEmpty());
         nodes.add(new DocumentNode(nodes.size(), kind, tier, text, config.tokens().count(text),
                 first.getLineIndex() + 1, last.getLineIndex() + 1, rules));
         rulesByNode.add(rules);
+    }
+
+    /**
+     * Whether the rule reader reads a list item or front matter in which a rule was found as a rule too: "model and
+     * lexer", the most precise reading on the development sets (docs/benchmarks.md, "How good is rule finding"), is
+     * what puts a node in the always-included hard tier. The model costs a few milliseconds a node, so one document
+     * asks it at most {@value #MAX_CONFIRMATIONS} times, once per distinct text; later nodes stay soft.
+     */
+    private static final class Confirmations {
+        private final Map<String, Boolean> read = new HashMap<>();
+
+        boolean confirmed(NodeKind kind, List<Rule> rules, String text, HeadingPath headings) {
+            if (rules.isEmpty() || !TierAssignment.needsConfirmation(kind)) {
+                return false;
+            }
+            Boolean known = read.get(text);
+            if (known == null && read.size() < MAX_CONFIRMATIONS) {
+                known = Reader.SHIPPED.read(text, headings.path()).rule();
+                read.put(text, known);
+            }
+            return known != null && known;
+        }
     }
 
     /** The rules of a node: the lexer's, or, with the rule reader on, paragraphs and list items read by sentence. */

@@ -14,8 +14,9 @@ import io.engram.model.tokens.TokenEstimate;
  * @param tokens          the token counter; its id is part of the cache key
  * @param ruleReader      read rules sentence by sentence with the learned rule reader beside the lexer, combined as
  *                        the reader's settings say (docs/algorithms.md, "The rule reader"); off: the lexer alone
- * @param listItemsByRule a list item is hard tier only if a rule is found in it, and lore otherwise; off: every list
- *                        item is hard tier
+ * @param listItemsByRule a list item or front matter is hard tier only if it states a rule (the lexer finds one and the
+ *                        rule reader agrees), soft if the lexer alone finds one, lore otherwise (the default,
+ *                        {@link TierAssignment#tier}); off: the seed's rule, every list item and front matter hard
  */
 public record PartitionConfig(int tau, double alpha1, double alpha2, int maxBytes, int maxNestingDepth,
                               TokenCounter tokens, boolean ruleReader, boolean listItemsByRule) {
@@ -26,7 +27,7 @@ public record PartitionConfig(int tau, double alpha1, double alpha2, int maxByte
 
     public static PartitionConfig defaults() {
         return new PartitionConfig(DEFAULT_TAU, TierBudget.DEFAULT_ALPHA1, TierBudget.DEFAULT_ALPHA2,
-                DEFAULT_MAX_BYTES, DEFAULT_MAX_NESTING_DEPTH, TokenEstimate.INSTANCE, false, false);
+                DEFAULT_MAX_BYTES, DEFAULT_MAX_NESTING_DEPTH, TokenEstimate.INSTANCE, false, true);
     }
 
     public PartitionConfig withBudget(int newTau, double newAlpha1, double newAlpha2) {
@@ -43,7 +44,7 @@ public record PartitionConfig(int tau, double alpha1, double alpha2, int maxByte
      * the defaults (the same bytes partition differently under them).
      */
     public String cacheId() {
-        return tokens.id() + (ruleReader ? "+rule-reader" : "") + (listItemsByRule ? "+list-items-by-rule" : "");
+        return tokens.id() + (ruleReader ? "+rule-reader" : "") + (listItemsByRule ? "+rule-tiers" : "");
     }
 
     public PartitionConfig withRuleReader(boolean on) {

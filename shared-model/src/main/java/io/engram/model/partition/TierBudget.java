@@ -4,8 +4,9 @@ import java.util.List;
 
 /**
  * The load-time token bounds (docs/contracts.md §A.5) over a context budget τ. Hard (tier 1) tokens above α1·τ
- * reject the document version; soft (tier 2) nodes are kept by the longest prefix, in document order, whose
- * tokens fit α2·τ, and the rest are cut. Limits are whole tokens: {@code floor(α·τ)}.
+ * move the weakest hard nodes to the soft tier ({@link HardTierFill}; the seed rejected the version); soft (tier 2)
+ * nodes are kept by the longest prefix, in document order, whose tokens fit α2·τ, and the rest are cut. Limits are
+ * whole tokens: {@code floor(α·τ)}.
  *
  * @param tau                context budget τ in tokens
  * @param hardLimit          floor(α1·τ)
@@ -15,10 +16,12 @@ import java.util.List;
  * @param softTokensKept     Σ tokens of the kept tier-2 prefix
  * @param softNodesKept      how many tier-2 nodes the prefix keeps
  * @param truncatedSoftNodes how many tier-2 nodes were cut
+ * @param demotedHardNodes   how many nodes that state a hard rule were moved to the soft tier to fit α1·τ
  * @param verdict            the outcome
  */
 public record TierBudget(int tau, long hardLimit, long softLimit, long hardTokens, long softTokens,
-                         long softTokensKept, int softNodesKept, int truncatedSoftNodes, Verdict verdict) {
+                         long softTokensKept, int softNodesKept, int truncatedSoftNodes, int demotedHardNodes,
+                         Verdict verdict) {
 
     public static final double DEFAULT_ALPHA1 = 0.4;
     public static final double DEFAULT_ALPHA2 = 0.3;
@@ -27,11 +30,17 @@ public record TierBudget(int tau, long hardLimit, long softLimit, long hardToken
     public enum Verdict implements SnakeCaseLabel {
         ACCEPTED,
         SOFT_TRUNCATED,
-        REJECTED_HARD_OVERFLOW
+        /** Hard rules over α1·τ: the strongest kept hard, the others moved to the soft tier (and maybe cut there). */
+        HARD_DEMOTED
     }
 
-    /** Applies the bounds to the nodes of one document. */
+    /** Applies the bounds to the nodes of one document, none of them demoted. */
     public static TierBudget evaluate(List<DocumentNode> nodes, int tau, double alpha1, double alpha2) {
+        return evaluate(nodes, tau, alpha1, alpha2, 0);
+    }
+
+    /** Applies the bounds to the nodes of one document after {@code demoted} hard nodes were moved to the soft tier. */
+    static TierBudget evaluate(List<DocumentNode> nodes, int tau, double alpha1, double alpha2, int demoted) {
         if (tau <= 0) {
             throw new IllegalArgumentException("tau must be positive: " + tau);
         }
@@ -59,19 +68,17 @@ public record TierBudget(int tau, long hardLimit, long softLimit, long hardToken
                 }
             }
         }
-        Verdict verdict = hard > hardLimit ? Verdict.REJECTED_HARD_OVERFLOW
-                : cut > 0 ? Verdict.SOFT_TRUNCATED : Verdict.ACCEPTED;
-        return new TierBudget(tau, hardLimit, softLimit, hard, soft, kept, keptNodes, cut, verdict);
+        if (hard > hardLimit) {
+            throw new IllegalArgumentException("hard rules take " + hard + " tokens, over the limit " + hardLimit
+                    + ": demote them first (HardTierFill)");
+        }
+        Verdict verdict = demoted > 0 ? Verdict.HARD_DEMOTED : cut > 0 ? Verdict.SOFT_TRUNCATED : Verdict.ACCEPTED;
+        return new TierBudget(tau, hardLimit, softLimit, hard, soft, kept, keptNodes, cut, demoted, verdict);
     }
 
     /** floor(α·τ), robust to the binary representation of α (0.4·1000 is 400, not 399). */
     static long limit(double alpha, int tau) {
         return (long) Math.floor(alpha * tau + 1e-9);
-    }
-
-    /** Whether this document version may go live. */
-    public boolean accepted() {
-        return verdict != Verdict.REJECTED_HARD_OVERFLOW;
     }
 
     /** A one-line explanation with the numbers, for reject records and the CLI. */
@@ -82,8 +89,10 @@ public record TierBudget(int tau, long hardLimit, long softLimit, long hardToken
             case SOFT_TRUNCATED -> "accepted with soft rules truncated: kept " + softNodesKept + " soft nodes ("
                     + softTokensKept + " of " + softTokens + " tokens, limit " + softLimit + "), cut "
                     + truncatedSoftNodes + "; hard " + hardTokens + "/" + hardLimit + " (tau " + tau + ")";
-            case REJECTED_HARD_OVERFLOW -> "rejected: hard rules take " + hardTokens + " tokens, over the limit "
-                    + hardLimit + " = floor(alpha1 * tau) with tau " + tau;
+            case HARD_DEMOTED -> "accepted with " + demotedHardNodes + " hard rules moved to the soft tier: the "
+                    + "strongest fill the hard limit " + hardLimit + " = floor(alpha1 * tau) with tau " + tau + " (hard "
+                    + hardTokens + " tokens kept); soft " + softTokensKept + " of " + softTokens + " tokens kept, "
+                    + truncatedSoftNodes + " soft nodes cut at " + softLimit;
         };
     }
 }

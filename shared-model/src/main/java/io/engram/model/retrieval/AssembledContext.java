@@ -15,11 +15,14 @@ import java.util.regex.Pattern;
  * @param excluded        every candidate left out, with the reason
  * @param tokensUsed      Σ tokens of the included items, their dates' among them
  * @param budget          τ
- * @param degraded        the mandatory parts (hard rules, recent tail) did not fit τ and were kept anyway
+ * @param degraded        the mandatory parts (hard rules, recent tail) did not all fit τ: some were left out, or, asked
+ *                        for every rule, kept over τ
  * @param degradedReasons why, with the numbers
+ * @param agentId         the agent whose documents the context holds ({@link AgentScope}); null for the tenant's
+ *                        shared documents only
  */
 public record AssembledContext(List<Included> included, List<Excluded> excluded, int tokensUsed, int budget,
-                               boolean degraded, List<String> degradedReasons) {
+                               boolean degraded, List<String> degradedReasons, String agentId) {
 
     /** A rule's own list marker, which the rendering replaces with its own. */
     private static final Pattern LIST_MARKER = Pattern.compile("^(?:[-*+]|\\d{1,3}[.)])\\s+");
@@ -48,6 +51,17 @@ public record AssembledContext(List<Included> included, List<Excluded> excluded,
         included = List.copyOf(included);
         excluded = List.copyOf(excluded);
         degradedReasons = List.copyOf(degradedReasons);
+    }
+
+    /** A context of no particular agent. */
+    public AssembledContext(List<Included> included, List<Excluded> excluded, int tokensUsed, int budget,
+                            boolean degraded, List<String> degradedReasons) {
+        this(included, excluded, tokensUsed, budget, degraded, degradedReasons, null);
+    }
+
+    /** This context, for {@code agent}. */
+    public AssembledContext forAgent(String agent) {
+        return new AssembledContext(included, excluded, tokensUsed, budget, degraded, degradedReasons, agent);
     }
 
     /**

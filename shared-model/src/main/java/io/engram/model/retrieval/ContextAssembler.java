@@ -12,10 +12,12 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * Context assembly within τ tokens (docs/contracts.md §E.3, §E.4): tier-1 rules always (they were bounded at
- * load); then the recent raw tail; then tier-2 rules by longest prefix in document order under
- * {@code min(⌊α2·τ⌋, τ − hard − tail)}; then lore and memories by score, greedily, in what is left. When the
- * mandatory parts alone exceed τ they are kept and the result is marked degraded.
+ * Context assembly within τ tokens (docs/contracts.md §E.3, §E.4): tier-1 rules, all of them when they fit τ; then
+ * the recent raw tail, its newest turns first, in what is left; then tier-2 rules by longest prefix in document order
+ * under {@code min(⌊α2·τ⌋, τ − hard − tail)}; then lore and memories by score, greedily, in what is left. The budget
+ * is a promise: when the hard rules alone exceed τ, the context takes them in {@link RulePriority}'s order while they
+ * fit, lists each one left out, and is marked degraded; so is a tail cut short. Only a caller that asks for every
+ * rule ({@code allRules}) gets a context over τ, which says by how much.
  *
  * <p>A memory the context already says is left out: when at least {@code duplicateContainment} of its word
  * bigrams are in what was included before it ({@link ContentOverlap}) — the same fact as a turn, a gateway memory
@@ -62,6 +64,15 @@ public final class ContextAssembler {
             return item.tokens() + (newDate ? tokens.count(item.date().line()) : 0);
         }
 
+        /** What {@code items} cost as one section, in this order. */
+        int costOf(List<ContextItem> items) {
+            int total = 0;
+            for (ContextItem item : items) {
+                total += add(item);
+            }
+            return total;
+        }
+
         /** Adds {@code item} to the section: returns what it cost. */
         int add(ContextItem item) {
             int cost = cost(item);
@@ -72,15 +83,54 @@ public final class ContextAssembler {
         }
     }
 
+    /** {@link #assemble(int, String, boolean, List, List, List, List)} without a query, within the budget. */
+    public AssembledContext assemble(int budget, List<ContextItem> hardRules, List<ContextItem> tail,
+                                     List<ContextItem> softRules, List<ContextItem> candidates) {
+        return assemble(budget, null, false, hardRules, tail, softRules, candidates);
+    }
+
+    /** The rules, in the order given, that fit {@code budget} as one section: each taken if it fits what is left. */
+    private List<ContextItem> fitting(List<ContextItem> ordered, int budget) {
+        List<ContextItem> taken = new ArrayList<>();
+        SectionDates dates = new SectionDates();
+        int left = budget;
+        for (ContextItem item : ordered) {
+            int cost = dates.cost(item);
+            if (cost <= left) {
+                left -= dates.add(item);
+                taken.add(item);
+            }
+        }
+        return taken;
+    }
+
+    /** The newest turns of a chronological tail that fit {@code budget} together, chronological. */
+    private List<ContextItem> newestFitting(List<ContextItem> tail, int budget) {
+        SectionDates dates = new SectionDates();
+        int start = tail.size();
+        int left = budget;
+        while (start > 0) {
+            int cost = dates.cost(tail.get(start - 1));
+            if (cost > left) {
+                break; // a tail is contiguous: once a turn does not fit, no older one is taken
+            }
+            left -= dates.add(tail.get(start - 1));
+            start--;
+        }
+        return tail.subList(start, tail.size());
+    }
+
     /**
      * @param budget     τ
+     * @param query      what the context is for: which hard rules it takes first when they do not all fit; may be null
+     * @param allRules   every hard rule, whatever the budget
      * @param hardRules  tier-1 rules, in document order
      * @param tail       the recent raw tail, chronological
      * @param softRules  tier-2 rules, in document order
      * @param candidates lore, memories and summaries with their scores, any order
      */
-    public AssembledContext assemble(int budget, List<ContextItem> hardRules, List<ContextItem> tail,
-                                     List<ContextItem> softRules, List<ContextItem> candidates) {
+    public AssembledContext assemble(int budget, String query, boolean allRules, List<ContextItem> hardRules,
+                                     List<ContextItem> tail, List<ContextItem> softRules, List<ContextItem> candidates) {
         if (budget <= 0) {
             throw new IllegalArgumentException("budget must be positive: " + budget);
         }
@@ -93,30 +143,50 @@ public final class ContextAssembler {
         Set<String> seen = new HashSet<>();
         ContentOverlap said = new ContentOverlap();
 
+        int allHard = new SectionDates().costOf(hardRules);
+        List<ContextItem> takenRules = hardRules;
+        if (allHard > budget && allRules) {
+            degraded.add("every hard rule asked for: they take " + allHard + " tokens, " + (allHard - budget)
+                    + " over the budget of " + budget);
+        } else if (allHard > budget) {
+            takenRules = fitting(RulePriority.order(hardRules, query), budget);
+            Set<ContextItem> taken = new HashSet<>(takenRules);
+            takenRules = hardRules.stream().filter(taken::contains).toList(); // shown in document order
+            String why = "hard rule left out: the hard rules take " + allHard + " tokens, over the budget of " + budget
+                    + "; taken binding first, then nearest the query";
+            hardRules.stream().filter(r -> !taken.contains(r))
+                    .forEach(r -> excluded.add(new Excluded(r, Section.HARD_RULES, why)));
+            degraded.add("hard rules take " + allHard + " tokens, over the budget of " + budget + ": " + takenRules.size()
+                    + " of " + hardRules.size() + " taken (prohibitions and obligations first, then nearest the query),"
+                    + " the others in excluded");
+        }
         int hardTokens = 0;
         SectionDates hardDates = new SectionDates();
-        for (ContextItem rule : hardRules) {
+        for (ContextItem rule : takenRules) {
             int cost = hardDates.add(rule);
-            hard.add(new Included(rule, Section.HARD_RULES, cost, "hard rule: always included"));
+            hard.add(new Included(rule, Section.HARD_RULES, cost, "hard rule: always included when the rules fit"));
             hardTokens += cost;
             seen.add(rule.id());
             said.add(rule.text());
         }
-        if (hardTokens > budget) {
-            degraded.add("hard rules take " + hardTokens + " tokens, over the budget of " + budget);
-        }
+        List<ContextItem> recentTail = newestFitting(tail, Math.max(0, budget - hardTokens));
         int tailTokens = 0;
         SectionDates tailDates = new SectionDates();
-        for (ContextItem turn : tail) {
+        for (ContextItem turn : recentTail) {
             int cost = tailDates.add(turn);
             recent.add(new Included(turn, Section.RECENT_TAIL, cost, "recent raw tail: kept verbatim"));
             tailTokens += cost;
             seen.add(turn.id());
             said.add(turn.text());
         }
-        if (hardTokens <= budget && hardTokens + tailTokens > budget) {
-            degraded.add("hard rules (" + hardTokens + ") and the recent tail (" + tailTokens
-                    + ") take " + (hardTokens + tailTokens) + " tokens, over the budget of " + budget);
+        if (recentTail.size() < tail.size()) {
+            String why = "recent tail: older than the turns that fit the " + Math.max(0, budget - hardTokens)
+                    + " tokens left after the hard rules";
+            tail.subList(0, tail.size() - recentTail.size())
+                    .forEach(t -> excluded.add(new Excluded(t, Section.RECENT_TAIL, why)));
+            degraded.add("the recent tail takes " + new SectionDates().costOf(tail) + " tokens: its newest "
+                    + recentTail.size() + " of " + tail.size() + " turns fit the " + Math.max(0, budget - hardTokens)
+                    + " tokens left after the hard rules");
         }
 
         long softLimit = Math.max(0, Math.min((long) Math.floor(alpha2 * budget + 1e-9),

@@ -224,7 +224,7 @@ class LabelledSentencesTest {
         int othersSoft = 0;
         for (List<Labelled> paragraph : paragraphs.values()) {
             boolean found = paragraph.stream().anyMatch(l -> !rulesOf(lexer, l).isEmpty());
-            boolean soft = TierAssignment.tier(NodeKind.PARAGRAPH, found) == TierAssignment.SOFT;
+            boolean soft = TierAssignment.tier(NodeKind.PARAGRAPH, found, false) == TierAssignment.SOFT;
             if (paragraph.stream().anyMatch(l -> !l.label().equals("N"))) {
                 holding++;
                 holdingSoft += soft ? 1 : 0;

@@ -175,12 +175,12 @@ class OnnxEmbedderTest {
     void thePartitionerCanCountWithTheModelsTokenizer() throws Exception {
         io.engram.model.partition.MarkdownPartitioner partitioner = new io.engram.model.partition.MarkdownPartitioner(
                 io.engram.model.partition.PartitionConfig.defaults().withTokens(embedder.tokenCounter()));
-        byte[] raw = "# Rules\n\n- tokenization\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] raw = "# Rules\n\n- Always check the tokenization\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
         io.engram.model.partition.PartitionedDocument doc = partitioner.partition(raw);
-        assertThat(doc.cacheKey()).isEqualTo(io.engram.model.partition.DocumentCacheKey.of(raw, "all-minilm-l6-v2"));
-        // "-", "token", "##ization": the model's count, not the estimate ceil(14 / 4) = 4
-        assertThat(doc.nodes().get(1).tokens()).isEqualTo(3);
-        assertThat(io.engram.model.tokens.TokenEstimate.of("- tokenization")).isEqualTo(4);
+        assertThat(doc.cacheKey()).isEqualTo(io.engram.model.partition.DocumentCacheKey.of(raw, "all-minilm-l6-v2+rule-tiers"));
+        // "-", "always", "check", "the", "token", "##ization": the model's count, not the estimate ceil(31 / 4) = 8
+        assertThat(doc.nodes().get(1).tokens()).isEqualTo(6);
+        assertThat(io.engram.model.tokens.TokenEstimate.of("- Always check the tokenization")).isEqualTo(8);
     }
 
     @Test

@@ -33,7 +33,7 @@ class MarkdownPartitionerTest {
 
                 You must answer in English.
 
-                - first item
+                - Never log secrets.
                 - second item
 
                 > quoted guidance
@@ -49,7 +49,7 @@ class MarkdownPartitionerTest {
                 | 1 | 2 |
                 """);
         assertThat(kindsAndTiers(doc)).containsExactly(
-                "front_matter:1", "heading:0", "paragraph:0", "paragraph:2", "list_item:1", "list_item:1",
+                "front_matter:0", "heading:0", "paragraph:0", "paragraph:2", "list_item:1", "list_item:0",
                 "blockquote:2", "code_block:0", "html_block:0", "table:0");
         assertThat(doc.nodes()).extracting(DocumentNode::index).containsExactly(0, 1, 2, 3, 4, 5, 6, 7, 8, 9);
         DocumentNode rule = doc.nodes().get(3);
@@ -80,7 +80,7 @@ class MarkdownPartitionerTest {
     @Test
     void orderedListItemsAreNodesToo() throws Exception {
         assertThat(kindsAndTiers(partition("1. one\n2. two\n3. three\n")))
-                .containsExactly("list_item:1", "list_item:1", "list_item:1");
+                .containsExactly("list_item:0", "list_item:0", "list_item:0"); // no rule in them: lore
     }
 
     @Test
@@ -89,7 +89,7 @@ class MarkdownPartitionerTest {
         assertThat(late.nodes()).noneMatch(n -> n.kind() == NodeKind.FRONT_MATTER);
 
         PartitionedDocument dots = partition("---\nkey: value\n...\nBody text.\n");
-        assertThat(kindsAndTiers(dots)).containsExactly("front_matter:1", "paragraph:0");
+        assertThat(kindsAndTiers(dots)).containsExactly("front_matter:0", "paragraph:0");
         assertThat(dots.nodes().get(0).text()).isEqualTo("---\nkey: value\n...");
     }
 
@@ -110,10 +110,14 @@ class MarkdownPartitionerTest {
     }
 
     @Test
-    void onlyFrontMatterIsOneHardNode() throws Exception {
+    void onlyFrontMatterWithoutARuleIsOneLoreNodeAndTheSeedsTiersMakeItHard() throws Exception {
         PartitionedDocument doc = partition("---\nname: x\nrole: y\n---\n");
-        assertThat(kindsAndTiers(doc)).containsExactly("front_matter:1");
-        assertThat(doc.budget().hardTokens()).isEqualTo(doc.nodes().get(0).tokens());
+        assertThat(kindsAndTiers(doc)).containsExactly("front_matter:0");
+        assertThat(doc.budget().hardTokens()).isZero();
+        PartitionedDocument seed = new MarkdownPartitioner(PartitionConfig.defaults().withListItemsByRule(false))
+                .partition("---\nname: x\nrole: y\n---\n");
+        assertThat(kindsAndTiers(seed)).containsExactly("front_matter:1");
+        assertThat(seed.budget().hardTokens()).isEqualTo(seed.nodes().get(0).tokens());
     }
 
     @Test
@@ -150,7 +154,8 @@ class MarkdownPartitionerTest {
         }
         PartitionedDocument doc = partition(big.toString());
         assertThat(doc.nodes().size()).isGreaterThan(150_000);
-        assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
+        assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.HARD_DEMOTED);
+        assertThat(doc.budget().hardTokens()).isPositive().isLessThanOrEqualTo(doc.budget().hardLimit());
 
         MarkdownPartitioner small = new MarkdownPartitioner(new PartitionConfig(8192, 0.4, 0.3, 1024, 64,
                 io.engram.model.tokens.TokenEstimate.INSTANCE, false, false));
@@ -212,6 +217,8 @@ class MarkdownPartitionerTest {
     @Test
     void cacheKeyHashesTheRawBytesAndTheTokenizer() throws Exception {
         PartitionedDocument doc = partition("# Rules\n- Always answer in JSON.\n");
-        assertThat(doc.cacheKey()).isEqualTo("bc15be4880a231be4e8775e0e06db1955801514b90b670193da05ca5031ee896");
+        assertThat(doc.cacheKey()).isEqualTo(DocumentCacheKey.of("# Rules\n- Always answer in JSON.\n"
+                .getBytes(java.nio.charset.StandardCharsets.UTF_8), "estimate-chi-v1+rule-tiers"));
+        assertThat(doc.cacheKey()).isEqualTo("3ce9ee3535322a4d1047baeabca4742abaa35c9057465278bb9dea905387d3b9");
     }
 }

@@ -15,10 +15,12 @@ class RealDocumentsTest {
     private static final Path DOCS = Path.of(java.util.Objects.requireNonNull(
             System.getProperty("engram.agent-documents"), "system property engram.agent-documents (set by the build)"));
     private final MarkdownPartitioner partitioner = new MarkdownPartitioner(PartitionConfig.defaults());
+    /** The seed's tiers, under which the nodes below were checked by hand: what they check is the lexer's reading. */
+    private final MarkdownPartitioner seedTiers = new MarkdownPartitioner(PartitionConfig.defaults().withListItemsByRule(false));
 
-    /** One document of {@link #DOCS}, partitioned with the default settings. */
+    /** One document of {@link #DOCS}, partitioned with the seed's tiers. */
     private PartitionedDocument partitioned(String file) throws Exception {
-        return partitioner.partition(Files.readAllBytes(DOCS.resolve(file)));
+        return seedTiers.partition(Files.readAllBytes(DOCS.resolve(file)));
     }
 
     static List<Path> documents() throws Exception {
@@ -28,7 +30,7 @@ class RealDocumentsTest {
     }
 
     @Test
-    void everyDocumentPartitionsAndEveryListItemIsAHardRule() throws Exception {
+    void everyDocumentPartitionsAndNoListItemWithoutARuleIsAHardRule() throws Exception {
         List<Path> documents = documents();
         assertThat(documents).hasSizeGreaterThanOrEqualTo(8);
         for (Path file : documents) {
@@ -37,23 +39,25 @@ class RealDocumentsTest {
             String source = new String(raw, java.nio.charset.StandardCharsets.UTF_8);
             assertThat(doc.nodes()).as(file.toString()).isNotEmpty();
             for (DocumentNode node : doc.nodes()) {
-                if (node.kind() == NodeKind.LIST_ITEM) {
-                    assertThat(node.tier()).as("%s node %d", file.getFileName(), node.index()).isEqualTo(1);
+                if (node.kind() == NodeKind.LIST_ITEM && node.rules().isEmpty()) {
+                    assertThat(node.tier()).as("%s node %d", file.getFileName(), node.index()).isZero();
                 }
                 assertThat(source).contains(node.text());
             }
-            assertThat(doc.budget().accepted()).as(file.toString()).isTrue();
+            assertThat(doc.budget().verdict()).as(file.toString()).isNotEqualTo(TierBudget.Verdict.HARD_DEMOTED);
         }
     }
 
     @Test
-    void theLargestRealDocumentOverflowsTheHardBudgetOfAnEightThousandTokenContext() throws Exception {
-        MarkdownPartitioner small = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(8192, 0.4, 0.3));
+    void theLargestRealDocumentKeepsItsStrongestRulesHardWithinATwoThousandTokenContextsLimit() throws Exception {
+        MarkdownPartitioner small = new MarkdownPartitioner(PartitionConfig.defaults().withBudget(2000, 0.4, 0.3));
         PartitionedDocument doc = small.partition(Files.readAllBytes(DOCS.resolve("openai+openai-agents-python__AGENTS.md")));
-        assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
-        assertThat(doc.budget().hardLimit()).isEqualTo(3276);
+        assertThat(doc.budget().verdict()).isEqualTo(TierBudget.Verdict.HARD_DEMOTED);
+        assertThat(doc.budget().hardLimit()).isEqualTo(800);
         assertThat(doc.budget().hardTokens()).isEqualTo(doc.tier(1).stream().mapToLong(DocumentNode::tokens).sum())
-                .isGreaterThan(3276);
+                .isPositive().isLessThanOrEqualTo(800);
+        assertThat(doc.budget().demotedHardNodes()).isPositive();
+        assertThat(doc.warnings()).anyMatch(w -> w.contains(doc.budget().demotedHardNodes() + " hard rules moved"));
     }
 
     @Test

@@ -15,17 +15,15 @@ class TierBudgetTest {
     }
 
     @Test
-    void hardTokensAtTheLimitAreAcceptedAndOneMoreIsRejected() {
+    void hardTokensAtTheLimitAreAcceptedAndOneMoreMustBeDemotedFirst() {
         // tau 1000, alpha1 0.4 -> limit 400
         TierBudget at = TierBudget.evaluate(List.of(node(1, 250), node(1, 150)), 1000, 0.4, 0.3);
         assertThat(at.hardLimit()).isEqualTo(400);
         assertThat(at.hardTokens()).isEqualTo(400);
         assertThat(at.verdict()).isEqualTo(TierBudget.Verdict.ACCEPTED);
 
-        TierBudget over = TierBudget.evaluate(List.of(node(1, 250), node(1, 151)), 1000, 0.4, 0.3);
-        assertThat(over.verdict()).isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
-        assertThat(over.accepted()).isFalse();
-        assertThat(over.explain()).contains("401", "400", "1000");
+        assertThatThrownBy(() -> TierBudget.evaluate(List.of(node(1, 250), node(1, 151)), 1000, 0.4, 0.3))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("401").hasMessageContaining("400");
 
         TierBudget under = TierBudget.evaluate(List.of(node(1, 399)), 1000, 0.4, 0.3);
         assertThat(under.verdict()).isEqualTo(TierBudget.Verdict.ACCEPTED);
@@ -43,7 +41,6 @@ class TierBudgetTest {
         assertThat(b.truncatedSoftNodes()).isEqualTo(2);
         assertThat(b.softTokens()).isEqualTo(351);
         assertThat(b.verdict()).isEqualTo(TierBudget.Verdict.SOFT_TRUNCATED);
-        assertThat(b.accepted()).isTrue();
     }
 
     @Test
@@ -67,10 +64,13 @@ class TierBudgetTest {
     }
 
     @Test
-    void hardOverflowWinsOverSoftTruncation() {
-        List<DocumentNode> nodes = new ArrayList<>(List.of(node(1, 500), node(2, 400)));
-        assertThat(TierBudget.evaluate(nodes, 1000, 0.4, 0.3).verdict())
-                .isEqualTo(TierBudget.Verdict.REJECTED_HARD_OVERFLOW);
+    void demotionWinsOverSoftTruncationAndTheExplanationHasTheNumbers() {
+        List<DocumentNode> nodes = new ArrayList<>(List.of(node(1, 400), node(2, 400)));
+        TierBudget b = TierBudget.evaluate(nodes, 1000, 0.4, 0.3, 3);
+        assertThat(b.verdict()).isEqualTo(TierBudget.Verdict.HARD_DEMOTED);
+        assertThat(b.demotedHardNodes()).isEqualTo(3);
+        assertThat(b.truncatedSoftNodes()).isEqualTo(1);
+        assertThat(b.explain()).contains("3 hard rules moved to the soft tier", "400", "1000");
     }
 
     @Test

@@ -65,26 +65,89 @@ class ContextAssemblerTest {
         assertThat(c.tokensUsed()).isEqualTo(95);
     }
 
-    @Test
-    void hardRulesLargerThanTheBudgetAreKeptAndReportedDegraded() {
-        AssembledContext c = assembler.assemble(50, List.of(item("h1", RecordType.INVARIANT, 40, 0),
-                        item("h2", RecordType.INVARIANT, 30, 0)), List.of(item("t", RecordType.TURN, 10, 0)),
-                List.of(item("s", RecordType.INVARIANT, 1, 0)), List.of(item("m", RecordType.MEMORY, 1, 1.0)));
-        assertThat(c.degraded()).isTrue();
-        assertThat(c.degradedReasons()).containsExactly("hard rules take 70 tokens, over the budget of 50");
-        assertThat(ids(c, Section.HARD_RULES)).containsExactly("h1", "h2");
-        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("t");
-        assertThat(ids(c, Section.SOFT_RULES)).isEmpty();
-        assertThat(ids(c, Section.MEMORIES)).isEmpty();
-        assertThat(c.tokensUsed()).isEqualTo(80);
+    private static ContextItem rule(String id, String text, int tokens) {
+        return new ContextItem(id, RecordType.INVARIANT, text, tokens, 0);
     }
 
     @Test
-    void theTailOverflowingTheBudgetIsDegradedToo() {
+    void hardRulesLargerThanTheBudgetAreTakenBindingFirstThenNearestTheQueryAndTheRestListed() {
+        List<ContextItem> rules = List.of(rule("p", "- You may rebase feature branches.", 20),
+                rule("o1", "- Always run the linter before a commit.", 20),
+                rule("o2", "- Always write migrations for schema changes.", 20),
+                rule("f", "- Never push to main.", 20));
+        AssembledContext c = assembler.assemble(50, "how do I change the database schema?", false, rules,
+                List.of(item("t", RecordType.TURN, 10, 0)), List.of(item("s", RecordType.INVARIANT, 1, 0)),
+                List.of(item("m", RecordType.MEMORY, 1, 1.0)));
+        // binding rules first, the one holding a query word ("schema") before the others, then the prohibition;
+        // the permission would not fit; shown in document order
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("o2", "f");
+        assertThat(c.excluded()).filteredOn(e -> e.section() == Section.HARD_RULES).extracting(e -> e.item().id())
+                .containsExactlyInAnyOrder("p", "o1");
+        assertThat(c.excluded()).filteredOn(e -> e.section() == Section.HARD_RULES)
+                .allMatch(e -> e.reason().contains("80 tokens, over the budget of 50"));
+        assertThat(c.degradedReasons().get(0)).isEqualTo("hard rules take 80 tokens, over the budget of 50: 2 of 4 "
+                + "taken (prohibitions and obligations first, then nearest the query), the others in excluded");
+        // the 10 tokens left take the tail's turn; nothing else fits
+        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("t");
+        assertThat(ids(c, Section.MEMORIES)).isEmpty();
+        assertThat(c.tokensUsed()).isEqualTo(50).isLessThanOrEqualTo(c.budget());
+    }
+
+    @Test
+    void everyRuleAskedForIsKeptOverTheBudgetAndSaysByHowMuch() {
+        AssembledContext c = assembler.assemble(50, null, true, List.of(item("h1", RecordType.INVARIANT, 40, 0),
+                        item("h2", RecordType.INVARIANT, 30, 0)), List.of(item("t", RecordType.TURN, 10, 0)),
+                List.of(item("s", RecordType.INVARIANT, 1, 0)), List.of(item("m", RecordType.MEMORY, 1, 1.0)));
+        assertThat(c.degradedReasons()).containsExactly(
+                "every hard rule asked for: they take 70 tokens, 20 over the budget of 50",
+                "the recent tail takes 10 tokens: its newest 0 of 1 turns fit the 0 tokens left after the hard rules");
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("h1", "h2");
+        assertThat(ids(c, Section.RECENT_TAIL)).isEmpty();
+        assertThat(ids(c, Section.MEMORIES)).isEmpty();
+        assertThat(c.tokensUsed()).isEqualTo(70);
+    }
+
+    @Test
+    void aTailOverTheBudgetKeepsItsNewestTurnsAndListsTheOlder() {
         AssembledContext c = assembler.assemble(50, List.of(item("h", RecordType.INVARIANT, 30, 0)),
                 List.of(item("t1", RecordType.TURN, 15, 0), item("t2", RecordType.TURN, 15, 0)), List.of(), List.of());
         assertThat(c.degraded()).isTrue();
-        assertThat(c.degradedReasons().get(0)).contains("take 60 tokens, over the budget of 50");
+        assertThat(ids(c, Section.RECENT_TAIL)).containsExactly("t2");
+        assertThat(c.excluded()).singleElement().satisfies(e -> {
+            assertThat(e.item().id()).isEqualTo("t1");
+            assertThat(e.section()).isEqualTo(Section.RECENT_TAIL);
+        });
+        assertThat(c.degradedReasons().get(0)).isEqualTo(
+                "the recent tail takes 30 tokens: its newest 1 of 2 turns fit the 20 tokens left after the hard rules");
+        assertThat(c.tokensUsed()).isEqualTo(45);
+    }
+
+    @Test
+    void noBudgetIsExceededWhateverTheRulesTailAndMemoriesTake() {
+        java.util.Random random = new java.util.Random(7);
+        for (int round = 0; round < 500; round++) {
+            int budget = 1 + random.nextInt(400);
+            List<ContextItem> hard = new java.util.ArrayList<>();
+            List<ContextItem> tail = new java.util.ArrayList<>();
+            List<ContextItem> soft = new java.util.ArrayList<>();
+            List<ContextItem> memories = new java.util.ArrayList<>();
+            for (int i = random.nextInt(8); i > 0; i--) {
+                hard.add(rule("h" + i + "-" + round, random.nextBoolean() ? "- Never do thing " + i : "- note " + i,
+                        random.nextInt(120)));
+            }
+            for (int i = random.nextInt(6); i > 0; i--) {
+                tail.add(new ContextItem("t" + i, RecordType.TURN, "turn " + i, random.nextInt(80), 0,
+                        ItemDate.at(Instant.parse("2026-01-01T00:00:00Z").plusSeconds(86_400L * i))));
+            }
+            for (int i = random.nextInt(6); i > 0; i--) {
+                soft.add(item("s" + i, RecordType.INVARIANT, random.nextInt(60), 0));
+                memories.add(new ContextItem("m" + i, RecordType.MEMORY, "memory " + i, random.nextInt(90),
+                        random.nextDouble(), ItemDate.at(Instant.parse("2025-06-01T00:00:00Z").plusSeconds(3600L * i))));
+            }
+            AssembledContext c = assembler.assemble(budget, "thing", false, hard, tail, soft, memories);
+            assertThat(c.tokensUsed()).as("round %d", round).isLessThanOrEqualTo(budget)
+                    .isEqualTo(c.included().stream().mapToInt(AssembledContext.Included::tokens).sum());
+        }
     }
 
     @Test
