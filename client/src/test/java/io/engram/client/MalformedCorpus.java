@@ -110,16 +110,6 @@ public final class MalformedCorpus {
                 "\"user_id\":\"\"");
     }
 
-    /** A document whose hard rules take far more than α1·τ tokens. */
-    public static String overflowingRules(int rules) {
-        StringBuilder doc = new StringBuilder("# Rules\n\n");
-        for (int i = 0; i < rules; i++) {
-            doc.append("- You must always verify checklist item ").append(i)
-                    .append(" with the release manager before deploying anything to production.\n");
-        }
-        return doc.toString();
-    }
-
     private static Bad validation(String topic, String json, RejectReason expected) {
         return new Bad(topic, "bad", json.getBytes(StandardCharsets.UTF_8), expected, false);
     }

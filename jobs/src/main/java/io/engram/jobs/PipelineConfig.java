@@ -98,7 +98,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.decimal("partition.alpha1", TierBudget.DEFAULT_ALPHA1),
                 p.decimal("partition.alpha2", TierBudget.DEFAULT_ALPHA2),
                 p.bool("partition.rule-reader", false),
-                p.bool("partition.list-items-by-rule", false),
+                p.bool("partition.list-items-by-rule", true),
                 EmbeddingModel.ofId(p.string("embed.model", EmbeddingModel.BGE_SMALL_EN_V15_Q.id())),
                 p.integer("embed.cache-entries", 100_000),
                 p.integer("embed.batch", 32),

@@ -9,6 +9,7 @@ import io.engram.client.TopicReader;
 import io.engram.client.Topics;
 import io.engram.jobs.EngramSetup;
 import io.engram.jobs.PipelineConfig;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -68,8 +69,20 @@ final class DemoCommand implements Callable<Integer> {
     private static final Map<String, String> QUERIES = Map.of(
             "northwind", "vegetarian food and a hotel with a lift",
             "harbor", "how do we run the invoices table migration safely?");
-    private static final Map<String, String> DOCUMENTS = Map.of(
-            "northwind", "apache+flink-agents__AGENTS.md", "harbor", "getzep+graphiti__AGENTS.md");
+    /** Each tenant's agent: a travel planner and a coder. */
+    private static final Map<String, String> AGENTS = Map.of("northwind", "planner", "harbor", "coder");
+    /**
+     * Each tenant's documents, by agent ({@link AgentScope#SHARED} for the tenant's shared ones) and path: the planner's
+     * and Northwind's policies were written for the demo, the coder's is graphiti's real AGENTS.md.
+     */
+    private static final Map<String, List<DemoDocument>> DOCUMENTS = Map.of(
+            "northwind", List.of(new DemoDocument("planner", "AGENTS.md", "northwind-planner__AGENTS.md"),
+                    new DemoDocument(AgentScope.SHARED, "POLICY.md", "northwind-shared__POLICY.md")),
+            "harbor", List.of(new DemoDocument("coder", "AGENTS.md", "getzep+graphiti__AGENTS.md")));
+
+    /** An agent document the demo writes: its agent, its path, and the resource holding it. */
+    private record DemoDocument(String agentId, String path, String resource) {
+    }
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Spec
@@ -167,10 +180,12 @@ final class DemoCommand implements Callable<Integer> {
     private static int writeSamples(String api, Map<String, String> keys) throws IOException, InterruptedException {
         Map<String, Map<String, ArrayNode>> batches = new LinkedHashMap<>(); // tenant -> endpoint -> records
         for (String tenant : TENANTS) {
-            String agent = tenant.equals("harbor") ? "coder" : "planner";
-            batch(batches, tenant, "/v1/documents").addObject().put("agent_id", agent).put("path", "AGENTS.md")
-                    .put("doc_class", "core").put("version", 1).put("content", resource("documents/" + DOCUMENTS.get(tenant)))
-                    .put("ts", "2026-11-20T08:00:00Z");
+            for (DemoDocument document : DOCUMENTS.get(tenant)) {
+                batch(batches, tenant, "/v1/documents").addObject().put("agent_id", document.agentId())
+                        .put("path", document.path()).put("doc_class", "core").put("version", 1)
+                        .put("content", resource("documents/" + document.resource()))
+                        .put("ts", "2026-11-20T08:00:00Z");
+            }
         }
         for (String[] file : new String[][] {{"conversations.jsonl", "/v1/turns"}, {"memories.jsonl", "/v1/memories"}}) {
             for (String line : resource(file[0]).split("\n")) {
@@ -239,10 +254,10 @@ final class DemoCommand implements Callable<Integer> {
                 out.printf(Locale.ROOT, "summaries: %d, mean confidence %.3f%n", summaries.size(),
                         summaries.stream().mapToDouble(s -> s.confidence() == null ? 0 : s.confidence()).average().orElse(0));
                 String query = QUERIES.get(tenant);
-                AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, null, null, query, 1500),
-                        Instant.parse("2026-11-25T12:00:00Z"));
-                out.printf(Locale.ROOT, "context for \"%s\" (%d of %d tokens%s):%n", query, c.tokensUsed(), c.budget(),
-                        c.degraded() ? ", degraded" : "");
+                AssembledContext c = retrieval.context().assemble(new ContextService.Request(tenant, null, null, query, 1500)
+                        .forAgent(AGENTS.get(tenant)), Instant.parse("2026-11-25T12:00:00Z"));
+                out.printf(Locale.ROOT, "context for \"%s\", agent %s (%d of %d tokens%s):%n", query, c.agentId(),
+                        c.tokensUsed(), c.budget(), c.degraded() ? ", degraded" : "");
                 for (AssembledContext.Included i : c.included()) {
                     String text = i.item().text().replace('\n', ' ');
                     out.printf(Locale.ROOT, "  [%s] %s%n", i.section().name().toLowerCase(Locale.ROOT),

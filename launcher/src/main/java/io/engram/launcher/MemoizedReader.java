@@ -1,6 +1,7 @@
 package io.engram.launcher;
 
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.MemoryReader;
@@ -47,8 +48,8 @@ final class MemoizedReader implements MemoryReader {
     }
 
     @Override
-    public ReadBatch reads(String tenantId, Validity validity) {
-        return memoized(Arrays.asList(tenantId, validity), store.reads(tenantId, validity));
+    public ReadBatch reads(String tenantId, Validity validity, AgentScope agents) {
+        return memoized(Arrays.asList(tenantId, validity, agents), store.reads(tenantId, validity, agents));
     }
 
     /** {@code batch}, its searches answered from memory under {@code scope} (the tenant and the validity asked). */

@@ -29,7 +29,6 @@ import picocli.CommandLine.Spec;
                 "budget, 2 invalid input."})
 final class PartitionCommand implements Callable<Integer> {
 
-    static final int EXIT_REJECTED = 3;
     static final int EXIT_INVALID = 2;
     private static final ObjectMapper JSON = new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT);
 
@@ -54,8 +53,9 @@ final class PartitionCommand implements Callable<Integer> {
     @Option(names = "--rule-reader", description = "Read rules sentence by sentence with the learned rule reader beside the lexer.")
     boolean ruleReader;
 
-    @Option(names = "--list-items-by-rule", description = "A list item in which no rule is found is lore, not a hard rule.")
-    boolean listItemsByRule;
+    @Option(names = "--seed-tiers", description = "The seed's tiers: every list item and the front matter hard, "
+            + "whether or not it states a rule.")
+    boolean seedTiers;
 
     @Override
     public Integer call() throws Exception {
@@ -68,7 +68,7 @@ final class PartitionCommand implements Callable<Integer> {
         PartitionedDocument document;
         try {
             PartitionConfig config = PartitionConfig.defaults().withBudget(budget, alpha1, alpha2)
-                    .withRuleReader(ruleReader).withListItemsByRule(listItemsByRule);
+                    .withRuleReader(ruleReader).withListItemsByRule(!seedTiers);
             document = new MarkdownPartitioner(config).partition(Files.readAllBytes(file));
         } catch (InvalidDocumentException e) {
             err.println("engram partition: " + e.reason() + ": " + e.getMessage());
@@ -83,7 +83,7 @@ final class PartitionCommand implements Callable<Integer> {
             printText(document, out);
         }
         out.flush();
-        return document.budget().accepted() ? 0 : EXIT_REJECTED;
+        return 0;
     }
 
     static ObjectNode toJson(PartitionedDocument document) {
@@ -117,7 +117,8 @@ final class PartitionCommand implements Callable<Integer> {
                 .put("soft_tokens", b.softTokens())
                 .put("soft_limit", b.softLimit())
                 .put("verdict", b.verdict().label())
-                .put("truncated_soft_nodes", b.truncatedSoftNodes());
+                .put("truncated_soft_nodes", b.truncatedSoftNodes())
+                .put("demoted_hard_nodes", b.demotedHardNodes());
         ArrayNode warnings = root.putArray("warnings");
         document.warnings().forEach(warnings::add);
         return root;

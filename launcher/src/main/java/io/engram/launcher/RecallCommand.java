@@ -38,6 +38,13 @@ final class RecallCommand implements Callable<Integer> {
             + " (default: now), e.g. 2026-03-01T00:00:00Z.")
     java.time.OffsetDateTime asOf;
 
+    @Option(names = "--agent", paramLabel = "A", description = "The agent asking: its documents' rules and lore with the"
+            + " tenant's shared ones (default: the tenant's one agent, or only the shared documents when it has several).")
+    String agent;
+
+    @Option(names = "--all-rules", description = "Every hard rule of the agent, even over the budget.")
+    boolean allRules;
+
     @Option(names = "--json", description = "Print the context as JSON.")
     boolean json;
 
@@ -53,13 +60,14 @@ final class RecallCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         try (Retrieval retrieval = memoryIndex.open()) {
             AssembledContext c = retrieval.context().assemble(
-                    new ContextService.Request(tenant, session, user, query, budget, asOf == null ? null : asOf.toInstant()),
-                    Clock.systemUTC().instant());
+                    new ContextService.Request(tenant, session, user, query, budget, asOf == null ? null : asOf.toInstant(),
+                            agent, allRules), Clock.systemUTC().instant());
             if (json) {
                 out.println(ResponsesJson.JSON.writerWithDefaultPrettyPrinter()
                         .writeValueAsString(ResponsesJson.context(tenant, c)));
             } else {
-                out.printf("context for %s: %d of %d tokens%s%n", tenant, c.tokensUsed(), c.budget(),
+                out.printf("context for %s, %s: %d of %d tokens%s%n", tenant, c.agentId() == null
+                        ? "shared documents only" : "agent " + c.agentId(), c.tokensUsed(), c.budget(),
                         c.degraded() ? " (degraded: " + String.join("; ", c.degradedReasons()) + ")" : "");
                 for (AssembledContext.Included i : c.included()) {
                     out.printf("+ %-11s %-9s %5d  %s%n", i.section().name().toLowerCase(), i.item().type().label(),

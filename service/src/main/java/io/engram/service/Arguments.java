@@ -42,6 +42,18 @@ final class Arguments {
         return value.asText();
     }
 
+    /** An optional boolean; {@code fallback} when absent. */
+    static boolean bool(JsonNode body, String field, boolean fallback) throws ApiError {
+        JsonNode value = body.get(field);
+        if (value == null || value.isNull()) {
+            return fallback;
+        }
+        if (!value.isBoolean()) {
+            throw ApiError.invalid(field + " must be true or false");
+        }
+        return value.asBoolean();
+    }
+
     /** An optional RFC 3339 date-time ({@code as_of}); {@code fallback} when absent. */
     static Instant instant(JsonNode body, String field, Instant fallback) throws ApiError {
         String value = optionalText(body, field);

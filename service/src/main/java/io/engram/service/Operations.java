@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
 import io.engram.model.collapse.CycleMetrics;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -80,7 +81,7 @@ final class Operations {
         String query = Arguments.requiredText(args, "query");
         int budget = Arguments.boundedInt(args, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
         ContextService.Request request = new ContextService.Request(tenant, session, user, query, budget,
-                Arguments.instant(args, "as_of", null));
+                Arguments.instant(args, "as_of", null), agent(args), Arguments.bool(args, "all_rules", false));
         return reading(() -> backends.reads().context(request, clock.instant(), stages));
     }
 
@@ -88,9 +89,24 @@ final class Operations {
         String query = Arguments.requiredText(args, "query");
         int k = Arguments.boundedInt(args, "k", 1, MAX_K, 10);
         Set<RecordType> types = askedOrAllButWindows(Arguments.types(args, "types"));
+        String agent = agent(args);
         HybridRetriever.Query search = new HybridRetriever.Query(tenant, query, Arguments.optionalText(args, "session_id"),
-                Arguments.optionalText(args, "user_id"), types, k, clock.instant(), Arguments.instant(args, "as_of", null));
+                Arguments.optionalText(args, "user_id"), types, k, clock.instant(), Arguments.instant(args, "as_of", null),
+                agent == null ? null : new AgentScope(agent));
         return reading(() -> backends.reads().search(search, stages));
+    }
+
+    /** The agent a read is for ({@link AgentScope}), or null; {@value AgentScope#SHARED} names no agent. */
+    private static String agent(JsonNode args) throws ApiError {
+        String agent = Arguments.optionalText(args, "agent_id");
+        if (AgentScope.SHARED.equals(agent)) {
+            throw ApiError.invalid("agent_id '" + AgentScope.SHARED + "' marks the documents shared with every agent:"
+                    + " read for one agent, or without agent_id");
+        }
+        if (agent != null && agent.isBlank()) {
+            throw ApiError.invalid("agent_id must not be blank");
+        }
+        return agent;
     }
 
     /**

@@ -22,6 +22,7 @@ public final class ResponsesJson {
     public static ObjectNode context(String tenantId, AssembledContext c) {
         ObjectNode root = JSON.createObjectNode();
         root.put("tenant_id", tenantId);
+        root.put("agent_id", c.agentId());
         root.put("budget_tokens", c.budget());
         root.put("tokens_used", c.tokensUsed());
         root.put("degraded", c.degraded());

@@ -2,6 +2,7 @@ package io.engram.retrieval;
 
 import io.engram.model.retrieval.AssembledContext.Excluded;
 import io.engram.model.retrieval.AssembledContext.Section;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.ContextAssembler;
 import io.engram.model.retrieval.ContextItem;
@@ -52,13 +53,27 @@ public final class ContextService {
     /** What the reason of a memory left out by the relevance floor says. */
     public static final String UNRELATED = "unrelated: no query word";
 
-    /** One request; {@code asOf}, when not null, asks for the memories valid then instead of now. */
+    /**
+     * One request; {@code asOf}, when not null, asks for the memories valid then instead of now; {@code agentId} names
+     * the agent whose documents the context holds ({@link AgentScope#of}: null for the tenant's one agent, or its
+     * shared documents only); {@code allRules} asks for every hard rule whatever the budget.
+     */
     public record Request(String tenantId, String sessionId, String userId, String query, int budgetTokens,
-                          Instant asOf) {
+                          Instant asOf, String agentId, boolean allRules) {
+
+        /** A request of no agent, within the budget. */
+        public Request(String tenantId, String sessionId, String userId, String query, int budgetTokens, Instant asOf) {
+            this(tenantId, sessionId, userId, query, budgetTokens, asOf, null, false);
+        }
 
         /** A request for what is valid now. */
         public Request(String tenantId, String sessionId, String userId, String query, int budgetTokens) {
             this(tenantId, sessionId, userId, query, budgetTokens, null);
+        }
+
+        /** This request for {@code agent}. */
+        public Request forAgent(String agent) {
+            return new Request(tenantId, sessionId, userId, query, budgetTokens, asOf, agent, allRules);
         }
     }
 
@@ -97,11 +112,19 @@ public final class ContextService {
     public AssembledContext assemble(Request request, Instant now, Stages stages) {
         // the rules' stamp and the session's tail travel with BM25, while the query is embedded and k-NN sent
         // (HybridRetriever); the rules themselves only when their stamp moved; then the neighbours of what was found
-        MemoryReader.ReadBatch reads = store.reads(request.tenantId(), Validity.at(request.asOf(), now));
+        // a read for an agent searches its records alone; one of no agent learns the tenant's agents in the same
+        // round trip, and keeps what it found of the agent that resolves to (AgentScope.of)
+        AgentScope asked = request.agentId() == null ? null : new AgentScope(request.agentId());
+        MemoryReader.ReadBatch reads = store.reads(request.tenantId(), Validity.at(request.asOf(), now), asked);
         Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
+        Supplier<List<MemoryReader.Document>> documents = asked == null ? reads.documents() : List::of;
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
-        List<HybridRetriever.Result> hits = spread(request.query(), search(request, now, reads, stages));
+        List<HybridRetriever.Result> searched = search(request, asked, now, reads, stages);
+        AgentScope agents = asked != null ? asked
+                : AgentScope.of(null, documents.get().stream().map(MemoryReader.Document::agentId).toList());
+        List<HybridRetriever.Result> hits = spread(request.query(), asked != null ? searched
+                : searched.stream().filter(h -> agents.sees(h.record().agentId())).toList());
         RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
@@ -109,17 +132,18 @@ public final class ContextService {
         stages.lap("rank");
         addWhatHitsBring(request, relevance);
         stages.lap("neighbours");
-        AssembledContext context = assembler.assemble(request.budgetTokens(), rules.hard(), recent, rules.soft(),
-                new ArrayList<>(relevance.candidates().values()));
+        AssembledContext context = assembler.assemble(request.budgetTokens(), request.query(), request.allRules(),
+                rules.hard(agents), recent, rules.soft(agents), new ArrayList<>(relevance.candidates().values()));
         stages.lap("assemble");
-        return withUnrelated(context, relevance.unrelated());
+        return withUnrelated(context, relevance.unrelated()).forAgent(agents.agentId());
     }
 
     /** The memories retrieved for the query, sent with the queued {@code reads}; none without a query. */
-    private List<HybridRetriever.Result> search(Request request, Instant now, MemoryReader.ReadBatch reads, Stages stages) {
+    private List<HybridRetriever.Result> search(Request request, AgentScope agents, Instant now,
+                                                MemoryReader.ReadBatch reads, Stages stages) {
         if (request.query() != null && !request.query().isBlank()) {
             return retriever.search(new HybridRetriever.Query(request.tenantId(), request.query(), request.sessionId(),
-                    request.userId(), options.searched(), options.candidates(), now, request.asOf()), reads, stages);
+                    request.userId(), options.searched(), options.candidates(), now, request.asOf(), agents), reads, stages);
         }
         reads.run();
         stages.lap("search");
@@ -189,7 +213,7 @@ public final class ContextService {
         List<Excluded> excluded = new ArrayList<>(context.excluded());
         excluded.addAll(unrelated);
         return new AssembledContext(context.included(), excluded, context.tokensUsed(), context.budget(),
-                context.degraded(), context.degradedReasons());
+                context.degraded(), context.degradedReasons(), context.agentId());
     }
 
     /**
@@ -251,12 +275,12 @@ public final class ContextService {
         return rules;
     }
 
-    private static List<ContextItem> inDocumentOrder(List<MemoryRecord> rules) {
+    private static List<MemoryRecord> inDocumentOrder(List<MemoryRecord> rules) {
         List<MemoryRecord> records = new ArrayList<>(rules);
         records.sort(Comparator.comparing((MemoryRecord r) -> r.agentId() == null ? "" : r.agentId())
                 .thenComparing(r -> r.docPath() == null ? "" : r.docPath())
                 .thenComparing(r -> r.position() == null ? 0 : r.position()));
-        return records.stream().map(r -> ContextItem.of(r, 0)).toList();
+        return List.copyOf(records);
     }
 
     private List<ContextItem> recentTail(List<MemoryRecord> newestFirst) {

@@ -2,6 +2,7 @@ package io.engram.retrieval;
 
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Vectors;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.LearnedRelevance;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.MemoryScore;
@@ -96,9 +97,18 @@ public final class HybridRetriever {
         }
     }
 
-    /** A search for one tenant; {@code asOf}, when not null, asks for the memories valid then instead of now. */
+    /**
+     * A search for one tenant; {@code asOf}, when not null, asks for the memories valid then instead of now;
+     * {@code agents}, when not null, keeps the records it sees ({@link AgentScope#sees}).
+     */
     public record Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
-                        Instant now, Instant asOf) {
+                        Instant now, Instant asOf, AgentScope agents) {
+
+        /** A search of every agent's records. */
+        public Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
+                     Instant now, Instant asOf) {
+            this(tenantId, text, sessionId, userId, types, k, now, asOf, null);
+        }
 
         /** A search of what is valid now. */
         public Query(String tenantId, String text, String sessionId, String userId, Set<RecordType> types, int k,
@@ -154,14 +164,15 @@ public final class HybridRetriever {
 
     /** {@link #search(Query)}, timing its stages into {@code stages}. */
     public List<Result> search(Query query, Stages stages) {
-        return search(query, store.reads(query.tenantId(), query.validity()), stages);
+        return search(query, store.reads(query.tenantId(), query.validity(), query.agents()), stages);
     }
 
     /**
      * {@link #search(Query)}, sending {@code others} — the caller's reads of the same tenant, queued, not yet run —
      * with the BM25 search: that batch leaves at once, from another thread, while this one embeds the query and
      * then sends k-NN, so that the model and both searches overlap instead of queueing (BM25 needs no vector).
-     * {@code others} has run when this returns, or its failure is thrown.
+     * {@code others} has run when this returns, or its failure is thrown; it keeps what the query's validity and agents
+     * keep, as a batch of {@link MemoryReader#reads(String, Validity, AgentScope)} for them does.
      */
     public List<Result> search(Query query, MemoryReader.ReadBatch others, Stages stages) {
         // a learned ranking chooses the k among every candidate; the others ask each retriever for k at least
@@ -174,7 +185,7 @@ public final class HybridRetriever {
         try {
             vector = embedder.embedQuery(query.text()).vector();
             stages.lap("embed");
-            MemoryReader.ReadBatch knn = store.reads(query.tenantId(), query.validity());
+            MemoryReader.ReadBatch knn = store.reads(query.tenantId(), query.validity(), query.agents());
             Supplier<List<ScoredRecord>> nearest = knn.knn(vector, depth, query.types());
             knn.run();
             semantic = nearest.get();
@@ -187,7 +198,10 @@ public final class HybridRetriever {
         if (options.feedback().on()) {
             float[] moved = options.feedback().expand(vector, ranked.stream().map(r -> r.record().embedding())
                     .filter(Objects::nonNull).limit(options.feedback().hits()).toList());
-            ranked = rank(query, moved, lexical.get(), store.knn(query.tenantId(), moved, depth, query.types()));
+            MemoryReader.ReadBatch again = store.reads(query.tenantId(), query.validity(), query.agents());
+            Supplier<List<ScoredRecord>> nearest = again.knn(moved, depth, query.types());
+            again.run();
+            ranked = rank(query, moved, lexical.get(), nearest.get());
             stages.lap("feedback");
         }
         return ranked;

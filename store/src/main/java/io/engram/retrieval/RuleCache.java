@@ -1,6 +1,8 @@
 package io.engram.retrieval;
 
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ContextItem;
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.store.MemoryReader.Stamp;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -16,10 +18,24 @@ import java.util.Optional;
  */
 final class RuleCache {
 
-    /** A tenant's rules as the context uses them, each tier in document order. */
-    record Rules(List<ContextItem> hard, List<ContextItem> soft) {
+    /** A tenant's rules, every agent's, each tier in document order (by agent, path and position). */
+    record Rules(List<MemoryRecord> hard, List<MemoryRecord> soft) {
         int size() {
             return hard.size() + soft.size();
+        }
+
+        /** The hard rules {@code agents} sees, as context items. */
+        List<ContextItem> hard(AgentScope agents) {
+            return seen(hard, agents);
+        }
+
+        /** The soft rules {@code agents} sees, as context items. */
+        List<ContextItem> soft(AgentScope agents) {
+            return seen(soft, agents);
+        }
+
+        private static List<ContextItem> seen(List<MemoryRecord> rules, AgentScope agents) {
+            return rules.stream().filter(r -> agents.sees(r.agentId())).map(r -> ContextItem.of(r, 0)).toList();
         }
     }
 

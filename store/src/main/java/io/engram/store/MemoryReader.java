@@ -1,6 +1,7 @@
 package io.engram.store;
 
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.util.ArrayList;
@@ -115,9 +116,10 @@ public interface MemoryReader extends AutoCloseable {
 
     /**
      * A batch of reads of the tenant whose searches ({@link ReadBatch#bm25}, {@link ReadBatch#knn}) return only the
-     * records {@code validity} holds for: the current ones, or those of an {@code as_of}.
+     * records {@code validity} holds for (the current ones, or those of an {@code as_of}) and, unless {@code agents}
+     * is null, only those {@code agents} sees ({@link AgentScope#sees}).
      */
-    ReadBatch reads(String tenantId, Validity validity);
+    ReadBatch reads(String tenantId, Validity validity, AgentScope agents);
 
     /**
      * BM25 over the text as English (stop words dropped, words stemmed: "painted" finds "paints"), the tenant's

@@ -3,6 +3,7 @@ package io.engram.store;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -231,8 +232,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public ReadBatch reads(String tenantId, Validity validity) {
-        return new MultiSearch(http, index, new TenantQueries(tenantId, validity));
+    public ReadBatch reads(String tenantId, Validity validity, AgentScope agents) {
+        return new MultiSearch(http, index, new TenantQueries(tenantId, validity, agents));
     }
 
     @Override

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.RecordType;
 import java.time.Instant;
@@ -26,17 +27,20 @@ final class TenantQueries {
     private final String tenantId;
     /** What retrieval's searches ({@link #bm25}, {@link #knn}) keep: the records valid then; null for every record. */
     private final Validity validity;
+    /** Whose documents retrieval's searches keep ({@link AgentScope#sees}); null for every agent's. */
+    private final AgentScope agents;
 
     TenantQueries(String tenantId) {
-        this(tenantId, null);
+        this(tenantId, null, null);
     }
 
-    TenantQueries(String tenantId, Validity validity) {
+    TenantQueries(String tenantId, Validity validity, AgentScope agents) {
         if (tenantId == null || tenantId.isEmpty()) {
             throw new IllegalArgumentException("every query needs a tenant");
         }
         this.tenantId = tenantId;
         this.validity = validity;
+        this.agents = agents;
     }
 
     String tenantId() {
@@ -78,7 +82,21 @@ final class TenantQueries {
         ObjectNode bool = (ObjectNode) search.at("/query/bool");
         bool.putObject("must").putObject("match").put("text.en", query);
         validOnly(bool);
+        seenOnly(bool);
         return search;
+    }
+
+    /** Keeps the records {@link #agents} sees: those of no agent, of the agent read for, and of shared documents. */
+    private void seenOnly(ObjectNode bool) {
+        if (agents == null) {
+            return;
+        }
+        ObjectNode seen = ((ArrayNode) bool.get("filter")).addObject().putObject("bool");
+        ArrayNode any = seen.putArray("should");
+        any.addObject().putObject("bool").putArray("must_not").addObject().putObject("exists").put("field", "agent_id");
+        ArrayNode ids = any.addObject().putObject("terms").putArray("agent_id");
+        agents.agents().forEach(ids::add);
+        seen.put("minimum_should_match", 1);
     }
 
     /**
@@ -117,7 +135,9 @@ final class TenantQueries {
         }
         ObjectNode inner = search(0, types, false).at("/query/bool").deepCopy();
         validOnly(inner);
+        seenOnly(inner);
         validOnly((ObjectNode) search.at("/query/bool"));
+        seenOnly((ObjectNode) search.at("/query/bool"));
         knn.putObject("filter").set("bool", inner);
         return search;
     }

@@ -2,9 +2,11 @@ package io.engram.retrieval;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.engram.model.retrieval.ContextItem;
+import io.engram.model.retrieval.AgentScope;
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.MemoryReader.Stamp;
+import java.time.Instant;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -12,8 +14,8 @@ import org.junit.jupiter.api.Test;
 class RuleCacheTest {
 
     private static RuleCache.Rules rules(String tenant, int n) {
-        return new RuleCache.Rules(IntStream.range(0, n).mapToObj(i -> new ContextItem(tenant + "-" + i,
-                RecordType.INVARIANT, "rule " + i, 3, 0)).toList(), List.of());
+        return new RuleCache.Rules(IntStream.range(0, n).mapToObj(i -> MemoryRecord.of(tenant + "-" + i, tenant,
+                RecordType.INVARIANT, "rule " + i, Instant.EPOCH).tier(1).tokens(3).build()).toList(), List.of());
     }
 
     private static Stamp stamp(long version) {
@@ -25,6 +27,7 @@ class RuleCacheTest {
         RuleCache cache = new RuleCache(100);
         cache.put("a", stamp(1), rules("a", 10));
         assertThat(cache.get("a", stamp(1))).map(r -> r.hard().get(0).id()).contains("a-0");
+        assertThat(cache.get("a", stamp(1))).map(r -> r.hard(AgentScope.SHARED_ONLY).size()).contains(10);
         assertThat(cache.get("a", stamp(2))).isEmpty();
         assertThat(cache.get("b", stamp(1))).isEmpty();
         cache.put("a", stamp(2), rules("a", 5));

@@ -1,6 +1,7 @@
 package io.engram.store;
 
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -193,13 +194,13 @@ public final class InMemoryMemoryStore implements MemoryStore {
     @Override
     public ReadBatch reads(String tenantId) {
         records(tenantId, Set.of()); // the tenant is checked when the batch is made, as OpenSearch's is
-        return new InMemoryReads(this, tenantId, null);
+        return new InMemoryReads(this, tenantId, null, null);
     }
 
     @Override
-    public ReadBatch reads(String tenantId, Validity validity) {
+    public ReadBatch reads(String tenantId, Validity validity, AgentScope agents) {
         records(tenantId, Set.of());
-        return new InMemoryReads(this, tenantId, validity);
+        return new InMemoryReads(this, tenantId, validity, agents);
     }
 
     @Override

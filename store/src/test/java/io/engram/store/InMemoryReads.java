@@ -2,6 +2,7 @@ package io.engram.store;
 
 import io.engram.model.embed.Vectors;
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import io.engram.store.MemoryReader.Document;
@@ -23,17 +24,21 @@ final class InMemoryReads implements MemoryReader.ReadBatch {
     private final String tenantId;
     /** What the searches keep, as the OpenSearch store's queries keep it; null for every record. */
     private final Validity validity;
+    /** Whose documents the searches keep; null for every agent's. */
+    private final AgentScope agents;
     private final List<Runnable> queued = new ArrayList<>();
     private boolean ran;
 
-    InMemoryReads(InMemoryMemoryStore store, String tenantId, Validity validity) {
+    InMemoryReads(InMemoryMemoryStore store, String tenantId, Validity validity, AgentScope agents) {
         this.store = store;
         this.tenantId = tenantId;
         this.validity = validity;
+        this.agents = agents;
     }
 
     private Stream<MemoryRecord> searched(Set<RecordType> types) {
-        return store.records(tenantId, types).filter(r -> validity == null || validity.holds(r));
+        return store.records(tenantId, types).filter(r -> validity == null || validity.holds(r))
+                .filter(r -> agents == null || agents.sees(r.agentId()));
     }
 
     private <T> Supplier<T> add(Supplier<T> read) {

@@ -430,7 +430,7 @@ abstract class MemoryStoreContract {
 
     /** The ids BM25 and k-NN both find, valid as {@code validity} says (null: every record). */
     private List<String> validIds(String tenant, Validity validity) {
-        MemoryReader.ReadBatch batch = validity == null ? store.reads(tenant) : store.reads(tenant, validity);
+        MemoryReader.ReadBatch batch = validity == null ? store.reads(tenant) : store.reads(tenant, validity, null);
         var lexical = batch.bm25("Ann lives", 10, Set.of());
         var vector = batch.knn(new float[] {1, 0, 0}, 10, Set.of());
         batch.run();

@@ -37,8 +37,8 @@ import org.apache.flink.util.OutputTag;
  * (tier 1 and 2 rules as {@code invariant}, tier 0 as {@code lore}), then the removal of older versions' chunks.
  * Keyed state holds the live version and its cache key ({@link DocumentCacheKey}): a version whose bytes did
  * not change is not partitioned or embedded again, a version at or below the live one is a replay and is
- * dropped. A version that cannot be partitioned, or whose hard rules overflow their budget, is rejected and the
- * previous version stays live. A deleted document loses all its chunks.
+ * dropped. A version that cannot be partitioned is rejected and the previous version stays live; one whose hard rules
+ * overflow their budget is accepted with the weakest moved to the soft tier, and a warning record says how many. A deleted document loses all its chunks.
  */
 public final class DocumentPartitionFunction extends KeyedProcessFunction<String, DocEvent, StoreChange> {
 
@@ -122,10 +122,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
             reject(ctx, doc, reasonOf(e.reason()), e.getMessage());
             return;
         }
-        if (!partitioned.budget().accepted()) {
-            reject(ctx, doc, RejectReason.HARD_RULE_BUDGET_OVERFLOW, doc.path() + " v" + doc.version() + " "
-                    + partitioned.budget().explain() + "; version " + live + " stays live");
-            return;
+        if (partitioned.budget().demotedHardNodes() > 0) {
+            // a warning (RejectReason#warning): the version goes live
+            reject(ctx, doc, RejectReason.HARD_RULES_DEMOTED, doc.path() + " v" + doc.version() + " "
+                    + partitioned.budget().explain());
         }
         Double authority = "core".equals(doc.docClass()) ? 1.0 : 0.5;
         int[] tiers = new int[partitioned.nodes().size()]; // a node's index is its position in the list
@@ -179,6 +179,7 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         };
     }
 
+    /** A record on the rejects topic: a rejected input, or a warning about one accepted ({@link RejectReason#warning}). */
     private void reject(Context ctx, DocEvent doc, RejectReason reason, String message) {
         metrics.counter(EngramMetrics.REJECTS, "reason", reason.code()).inc();
         RejectRecord reject = new RejectRecord(reason.code(), message, doc.tenantId(), doc.sourceTopic(), doc.partition(),

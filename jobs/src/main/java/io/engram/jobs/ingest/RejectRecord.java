@@ -1,6 +1,7 @@
 package io.engram.jobs.ingest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.engram.client.RejectReason;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 
@@ -11,7 +12,8 @@ public record RejectRecord(String reasonCode, String message, String tenantId, S
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public byte[] toJsonBytes() {
-        var o = JSON.createObjectNode().put("schema", "reject.v1").put("reason_code", reasonCode).put("message", message);
+        var o = JSON.createObjectNode().put("schema", "reject.v1").put("reason_code", reasonCode)
+                .put("severity", RejectReason.severityOf(reasonCode)).put("message", message);
         if (tenantId != null) {
             o.put("tenant_id", tenantId);
         }

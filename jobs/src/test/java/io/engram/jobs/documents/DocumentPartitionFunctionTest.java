@@ -3,10 +3,13 @@ package io.engram.jobs.documents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.PipelineConfig;
+import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.embed.EmbeddingModel;
+import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
 import io.engram.store.RecordIds;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -70,6 +73,33 @@ class DocumentPartitionFunctionTest {
             List<StoreChange> deleted = feed(h, version(3, "", true));
             assertThat(deleted).singleElement().isInstanceOfSatisfying(Delete.class, d ->
                     assertThat(d.id()).isEqualTo(RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1)));
+        }
+    }
+
+    @Test
+    void aVersionWhoseHardRulesExceedTheLimitGoesLiveWithTheWeakestAsSoftRulesAndAWarning() throws Exception {
+        StringBuilder doc = new StringBuilder("# Release\n\n");
+        for (int i = 0; i < 400; i++) { // about 16 tokens each: 6,400 over the limit of 0.4 x 8192 = 3,276
+            doc.append("- You must verify checklist item ").append(i).append(" with the release manager.\n");
+        }
+        doc.append("- Never deploy to production on a Friday.\n");
+        try (var h = harness()) {
+            List<StoreChange> changes = feed(h, version(1, doc.toString(), false));
+            List<MemoryRecord> records = changes.stream().map(c -> ((Upsert) c).record()).toList();
+            assertThat(records).hasSize(401).allMatch(r -> r.type() == RecordType.INVARIANT);
+            long hardTokens = records.stream().filter(r -> r.tier() == 1).mapToLong(MemoryRecord::tokens).sum();
+            assertThat(hardTokens).isPositive().isLessThanOrEqualTo(3276);
+            assertThat(records.stream().filter(r -> r.tier() == 2)).isNotEmpty();
+            // the prohibition binds most: it stays hard although it comes last
+            assertThat(records.get(400).text()).startsWith("- Never deploy");
+            assertThat(records.get(400).tier()).isEqualTo(1);
+            List<RejectRecord> warnings = h.getSideOutput(DocumentPartitionFunction.REJECTS).stream()
+                    .map(StreamRecord::getValue).toList();
+            assertThat(warnings).singleElement().satisfies(w -> {
+                assertThat(w.reasonCode()).isEqualTo("hard_rules_demoted");
+                assertThat(w.message()).contains("hard rules moved to the soft tier", "3276");
+                assertThat(new String(w.toJsonBytes(), StandardCharsets.UTF_8)).contains("\"severity\":\"warning\"");
+            });
         }
     }
 

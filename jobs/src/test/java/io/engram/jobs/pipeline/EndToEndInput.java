@@ -130,12 +130,6 @@ public final class EndToEndInput {
             Map<String, MalformedCorpus.Bad> pendingBad = new HashMap<>();
             List<java.util.concurrent.Future<RecordMetadata>> badSends = new ArrayList<>();
             List<MalformedCorpus.Bad> ordered = new ArrayList<>(bad);
-            for (String tenant : TENANTS) { // over budget: rejected by the partitioner, the live version stays
-                Payload overflow = Payload.doc(tenant, "rules", "RULES.md", "core", 1, MalformedCorpus.overflowingRules(600),
-                        T0.plusSeconds(5));
-                ordered.add(new MalformedCorpus.Bad(Topics.DOCS, overflow.key(), overflow.bytes(),
-                        io.engram.client.RejectReason.HARD_RULE_BUDGET_OVERFLOW, true));
-            }
             Payload everything = Payload.forget(HOOLI, "forget-all", "user", "keep", T0.plusSeconds(5));
             everything.json().put("scope", "everything"); // not a scope: rejected, "keep" stays
             ordered.add(new MalformedCorpus.Bad(Topics.FORGETS, everything.key(), everything.bytes(),

@@ -189,7 +189,7 @@ abstract class EndToEndRuns {
         assertThat(plain.get(INITECH)).contains(RecordIds.memory(INITECH, "mem-5")
                 + "|lesson|null|1|null|[mem-2]|Back up the staging database before the Sunday restore");
         // no record of the bad tenant's rejected documents
-        assertThat(plain.get(ACME)).noneMatch(l -> l.contains("RULES.md") || l.contains("DEEP") || l.contains("BINARY"));
+        assertThat(plain.get(ACME)).noneMatch(l -> l.contains("DEEP") || l.contains("BINARY"));
     }
 
     /** Umbrella's chains in order, the late Lisbon one stored superseded, the cycle's second edge refused, the
@@ -347,7 +347,7 @@ abstract class EndToEndRuns {
         input.badByCoordinates.forEach((at, bad) -> {
             Map<String, String> line = rejectLines.get(at);
             assertThat(line.get("reason_code")).as(at).isEqualTo(bad.expected().code());
-            if (bad.expected() == io.engram.client.RejectReason.HARD_RULE_BUDGET_OVERFLOW) {
+            if (bad.expected() == io.engram.client.RejectReason.DOCUMENT_TOO_DEEP) {
                 assertThat(line.get("tenant_id")).as(at).isIn(EndToEndInput.TENANTS);
             }
         });
