@@ -123,7 +123,9 @@ class ExcludedItem:
 
 @dataclass(frozen=True)
 class Context:
-    """An assembled context: ``prompt`` is what to paste before the model call, ``included`` what it is made of."""
+    """An assembled context: ``prompt`` is what to paste before the model call, ``included`` what it is made of.
+    ``agent_id`` is the agent whose document rules and lore it holds, with the shared documents'; None: the shared
+    documents' only."""
     prompt: str
     included: List[ContextItem]
     excluded: List[ExcludedItem]
@@ -131,6 +133,7 @@ class Context:
     budget_tokens: int
     degraded: bool
     degraded_reasons: List[str]
+    agent_id: Optional[str] = None
 
 
 @dataclass(frozen=True)
@@ -262,23 +265,30 @@ class Engram:
     # -- reads --------------------------------------------------------------------------------------------------
 
     def context(self, query: str, *, budget_tokens: int = 2000, session_id: Optional[str] = None,
-                user_id: Optional[str] = None, as_of: Optional[Union[str, datetime]] = None) -> Context:
+                user_id: Optional[str] = None, as_of: Optional[Union[str, datetime]] = None,
+                agent_id: Optional[str] = None, all_rules: bool = False) -> Context:
         """The context to read before the next model call: rules, relevant memories and the recent turns of
-        ``session_id``, within ``budget_tokens``; the memories valid now, or at ``as_of``."""
+        ``session_id``, within ``budget_tokens``; the memories valid now, or at ``as_of``. The rules and lore are
+        those of ``agent_id``'s documents and of the documents shared with every agent (written with agent
+        ``*``); without ``agent_id``, in a tenant whose documents belong to several agents, the shared ones only.
+        ``tokens_used`` stays within the budget, leaving out the weaker rules when they do not all fit (each in
+        ``excluded``), unless ``all_rules``: then every one of the agent's hard rules is in, whatever the budget."""
         body = self._request("POST", "/v1/context", _without_none(
             {"query": query, "budget_tokens": budget_tokens, "session_id": session_id, "user_id": user_id,
-             "as_of": _iso(as_of)}))
+             "as_of": _iso(as_of), "agent_id": agent_id, "all_rules": True if all_rules else None}))
         return Context(body["prompt"], [ContextItem(**i) for i in body["included"]],
                        [ExcludedItem(**e) for e in body["excluded"]], body["tokens_used"], body["budget_tokens"],
-                       body["degraded"], list(body["degraded_reasons"]))
+                       body["degraded"], list(body["degraded_reasons"]), body.get("agent_id"))
 
     def search(self, query: str, *, k: int = 10, types: Optional[Sequence[str]] = None,
                session_id: Optional[str] = None, user_id: Optional[str] = None,
-               as_of: Optional[Union[str, datetime]] = None) -> List[SearchResult]:
-        """Hybrid (keyword and vector) search of the tenant's records valid now (or at ``as_of``), best first."""
+               as_of: Optional[Union[str, datetime]] = None, agent_id: Optional[str] = None) -> List[SearchResult]:
+        """Hybrid (keyword and vector) search of the tenant's records valid now (or at ``as_of``), best first.
+        With ``agent_id``, the rules and lore of other agents' documents are left out (those of shared documents,
+        and turns, memories and summaries, stay)."""
         body = self._request("POST", "/v1/search", _without_none(
             {"query": query, "k": k, "types": list(types) if types is not None else None,
-             "session_id": session_id, "user_id": user_id, "as_of": _iso(as_of)}))
+             "session_id": session_id, "user_id": user_id, "as_of": _iso(as_of), "agent_id": agent_id}))
         return [SearchResult(r["id"], r["type"], r["score"], r["cosine"], r["text"]) for r in body["results"]]
 
     def list(self, *, type: Optional[str] = None, session_id: Optional[str] = None, user_id: Optional[str] = None,

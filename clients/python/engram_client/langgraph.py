@@ -17,8 +17,9 @@ value as its JSON. ``created_at`` and ``updated_at`` are both the record's time.
 A put or delete returns once the pipeline has applied it (about a second; ``wait=False`` returns at once, when
 Kafka has it), so that a get right after it reads it. ``search`` with a query ranks the tenant's best 100 matches
 by Engram's hybrid search and keeps those in the namespace; without one, and ``list_namespaces``, page through the
-tenant's memories of the type. ``index`` and ``ttl`` are not supported: Engram indexes every memory, and keeps it
-until it is deleted or forgotten.
+tenant's memories of the type. ``agent_id`` goes with each search: Engram then leaves out other agents' document
+records (rules, lore), while memories, the store's items, are every agent's. ``index`` and ``ttl`` are not
+supported: Engram indexes every memory, and keeps it until it is deleted or forgotten.
 """
 
 from __future__ import annotations
@@ -44,9 +45,11 @@ Namespace = Tuple[str, ...]
 class EngramStore(BaseStore):
     """A LangGraph ``BaseStore`` over one Engram tenant (the client's key)."""
 
-    def __init__(self, client: Engram, *, type: str = "memory", wait: bool = True, timeout: float = 30.0) -> None:
+    def __init__(self, client: Engram, *, type: str = "memory", wait: bool = True, timeout: float = 30.0,
+                 agent_id: Optional[str] = None) -> None:
         self._client = client
         self._type = type
+        self._agent_id = agent_id
         self._wait = wait
         self._timeout = timeout
 
@@ -115,7 +118,8 @@ class EngramStore(BaseStore):
     def _search(self, op: SearchOp) -> List[SearchItem]:
         end = op.offset + op.limit
         if op.query:
-            hits = [(place, hit.score) for hit in self._client.search(op.query, k=100, types=[self._type])
+            found = self._client.search(op.query, k=100, types=[self._type], agent_id=self._agent_id)
+            hits = [(place, hit.score) for hit in found
                     for place in [self._place(hit.id)]
                     if place and _within(place[0], op.namespace_prefix) and _matches(_value(hit.text), op.filter)]
             # a search hit carries no time: read the items kept (one deleted since is left out)

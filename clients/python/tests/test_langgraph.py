@@ -1,14 +1,15 @@
 """The LangGraph store adapter (``engram_client.langgraph.EngramStore``) against the real ``BaseStore`` of
 langgraph and a live Engram: what goes in through the store's interface comes out of Engram's context, search and
-get, and the other tenant's store and context see nothing of it."""
+get, and the other tenant's store and context see nothing of it. The store's agent is checked without Engram."""
 
 import asyncio
+from typing import Any, Dict, List
 
 import pytest
 from langgraph.store.base import BaseStore, GetOp, PutOp, SearchOp
 
 from conftest import PATIENCE_S, tag
-from engram_client import Engram, NotFoundError
+from engram_client import Engram, NotFoundError, Record, SearchResult
 from engram_client.langgraph import EngramStore
 
 
@@ -19,6 +20,28 @@ def store(engram: Engram) -> EngramStore:
 
 def test_it_is_a_langgraph_store(store: EngramStore) -> None:
     assert isinstance(store, BaseStore)
+
+
+def test_the_stores_agent_goes_with_each_search() -> None:
+    searches: List[Dict[str, Any]] = []
+
+    class Recording(Engram):  # no service: one of the store's items and a memory it did not write
+        def search(self, query: str, **options: Any) -> List[SearchResult]:
+            searches.append({"query": query, **options})
+            return [SearchResult("a/lg:ann:trip", "memory", 0.9, 0.8, '{"city": "Oslo"}'),
+                    SearchResult("a/m-1", "memory", 0.5, 0.4, "Not the store's.")]
+
+        def get(self, record_id: str) -> Record:
+            return Record(record_id, "memory", '{"city": "Oslo"}', "2026-01-01T00:00:00Z")
+
+        def tenant_id(self) -> str:
+            return "a"
+
+    found = EngramStore(Recording("http://127.0.0.1:9", "k"), agent_id="support").search(("ann",), query="where?")
+    assert [(i.namespace, i.key, i.value, i.score) for i in found] == [(("ann",), "trip", {"city": "Oslo"}, 0.9)]
+    assert searches == [{"query": "where?", "k": 100, "types": ["memory"], "agent_id": "support"}]
+    EngramStore(Recording("http://127.0.0.1:9", "k"), type="lesson").search(("ann",), query="what?")
+    assert searches[1] == {"query": "what?", "k": 100, "types": ["lesson"], "agent_id": None}
 
 
 def test_a_put_is_in_the_agents_context_and_no_other_tenants(store: EngramStore, engram: Engram,

@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from conftest import PATIENCE_S, eventually, unique
+from conftest import PATIENCE_S, eventually, tag, unique
 from engram_client import AuthenticationError, Engram, EngramError, InvalidRequestError, NotFoundError
 
 
@@ -97,6 +97,45 @@ def test_a_document_becomes_rules(engram: Engram) -> None:
     eventually("the rule is stored", lambda: any(
         r.type == "invariant" and "customer data" in r.text and r.fields.get("agent_id") == agent
         for r in engram.list(type="invariant", limit=100).records))
+
+
+def test_an_agents_context_holds_its_own_rules_and_the_shared_ones_within_the_budget(engram: Engram) -> None:
+    agent, stranger = tag("agent"), tag("agent")
+    house = f"HOUSE-{agent}.md"
+    documents = [(agent, "AGENTS.md", "Never paste customer data into tickets."),
+                 (stranger, "AGENTS.md", "Always paste the customer data into tickets."),
+                 ("*", house, "Never send customer data outside the company.")]  # "*": shared with every agent
+    for who, path, rule in documents:
+        written = engram.add_document(who, path, f"# Rules\n\n- {rule}\n", version=1, doc_class="core")
+        assert written.rejected == [] and len(written.accepted) == 1
+
+    def rules() -> dict:
+        return {(r.fields.get("agent_id"), r.fields.get("doc_path")): r.id
+                for r in engram.list(type="invariant", limit=100).records if "customer data" in r.text}
+    eventually("the three documents' rules are stored", lambda: len(rules().keys() & {d[:2] for d in documents}) == 3)
+    own, theirs, shared = (rules()[d[:2]] for d in documents)
+    query = "may I paste customer data into a ticket?"
+
+    mine = engram.context(query, agent_id=agent, budget_tokens=1500)
+    assert mine.agent_id == agent
+    hard = {i.id for i in mine.included if i.section == "hard_rules"}
+    assert {own, shared} <= hard and theirs not in {i.id for i in mine.included}
+    # the tenant's documents belong to several agents: without an agent, the shared documents' rules only
+    unnamed = engram.context(query, budget_tokens=1500)
+    assert unnamed.agent_id is None
+    assert shared in {i.id for i in unnamed.included} and not {own, theirs} & {i.id for i in unnamed.included}
+
+    found = {r.id for r in engram.search("paste customer data into tickets", k=50, types=["invariant"],
+                                         agent_id=agent)}
+    assert own in found and theirs not in found
+    assert {own, theirs} <= {r.id for r in engram.search("paste customer data into tickets", k=50,
+                                                        types=["invariant"])}
+
+    # the budget holds, leaving the rule out and saying so; all_rules takes every hard rule of the agent whatever it
+    tight = engram.context(query, agent_id=agent, budget_tokens=1)
+    assert tight.tokens_used <= 1 and own in {e.id for e in tight.excluded} and tight.degraded_reasons
+    every = engram.context(query, agent_id=agent, budget_tokens=1, all_rules=True)
+    assert own in {i.id for i in every.included} and every.tokens_used > every.budget_tokens == 1
 
 
 def test_delete_forgets_one_memory(engram: Engram) -> None:

@@ -1,5 +1,5 @@
-"""The client's retry and error mapping against a local HTTP server that answers what the test scripts: no
-Engram needed. The live service's own answers are checked in test_live.py."""
+"""The client's requests, retries and error mapping against a local HTTP server that answers what the test
+scripts: no Engram needed. The live service's own answers are checked in test_live.py."""
 
 import http.server
 import json
@@ -98,3 +98,31 @@ def test_an_unreachable_service_is_retried_then_unavailable() -> None:
         Engram("http://127.0.0.1:9", "k", max_retries=2, sleep=delays.append).list()
     assert failure.value.status == 0 and failure.value.code == "unreachable"
     assert len(delays) == 2
+
+
+def context_answer(**fields: object) -> dict:
+    return {"tenant_id": "a", "prompt": "p", "included": [], "excluded": [], "tokens_used": 0, "budget_tokens": 100,
+            "degraded": False, "degraded_reasons": [], **fields}
+
+
+def test_context_sends_the_agent_and_all_rules_only_when_set_and_answers_the_agent(server: str) -> None:
+    Scripted.answers = [(200, {}, context_answer(agent_id="support")), (200, {}, context_answer(agent_id=None)),
+                        (200, {}, context_answer())]
+    engram = Engram(server, "k")
+    assert engram.context("q", agent_id="support", all_rules=True).agent_id == "support"
+    assert engram.context("q", session_id="s", all_rules=False).agent_id is None
+    assert engram.context("q").agent_id is None  # an answer without the field: an older service
+    assert [seen[2]["body"] for seen in Scripted.seen] == [
+        {"query": "q", "budget_tokens": 2000, "agent_id": "support", "all_rules": True},
+        {"query": "q", "budget_tokens": 2000, "session_id": "s"},
+        {"query": "q", "budget_tokens": 2000}]
+
+
+def test_search_sends_the_agent_only_when_set(server: str) -> None:
+    hit = {"id": "a/m", "type": "memory", "score": 0.5, "cosine": 0.4, "fused": 0.5, "text": "t"}
+    Scripted.answers = [(200, {}, {"results": [hit]}), (200, {}, {"results": []})]
+    engram = Engram(server, "k")
+    assert [r.id for r in engram.search("q", k=5, types=["invariant"], agent_id="support")] == ["a/m"]
+    assert engram.search("q") == []
+    assert [seen[2]["body"] for seen in Scripted.seen] == [
+        {"query": "q", "k": 5, "types": ["invariant"], "agent_id": "support"}, {"query": "q", "k": 10}]

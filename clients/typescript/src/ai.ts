@@ -23,11 +23,16 @@ export interface ContextOptions {
   userId?: string;
   /** Default 2000. */
   budgetTokens?: number;
+  /** The agent whose document rules and lore the context holds, with the shared documents'. */
+  agentId?: string;
+  /** Every one of the agent's hard rules, whatever the budget. */
+  allRules?: boolean;
 }
 
 /**
  * `remember`, `recall` and `forget` as AI SDK tools over `client`'s tenant — the same three operations as the MCP
- * endpoint's tools. `recall` answers the context as text with each item's `[id]`; `forget` takes such an id.
+ * endpoint's tools. `recall` answers the context as text with each item's `[id]`, for `options.agentId` when
+ * given; `forget` takes such an id.
  */
 export function engramTools(client: Engram, options: ContextOptions = {}) {
   return {
@@ -65,6 +70,7 @@ export function engramTools(client: Engram, options: ContextOptions = {}) {
       execute: async ({ query, budget_tokens }) => {
         const context = await client.context(query, {
           sessionId: options.sessionId, userId: options.userId, budgetTokens: budget_tokens ?? options.budgetTokens,
+          agentId: options.agentId, allRules: options.allRules,
         });
         return { context: context.prompt, tokensUsed: context.tokensUsed };
       },

@@ -92,25 +92,34 @@ export class Engram {
 
   /**
    * The context to read before the next model call: rules, relevant memories and the recent turns of
-   * `sessionId`, within `budgetTokens` (default 2000).
+   * `sessionId`, within `budgetTokens` (default 2000). The rules and lore are those of `agentId`'s documents and of
+   * the documents shared with every agent (written with agent `*`); without `agentId`, in a tenant whose documents
+   * belong to several agents, the shared ones only. `tokensUsed` stays within the budget, leaving out the weaker
+   * rules when they do not all fit (each in `excluded`), unless `allRules`: then every one of the agent's hard
+   * rules is in, whatever the budget.
    */
-  async context(query: string,
-      options: { budgetTokens?: number; sessionId?: string; userId?: string; asOf?: string | Date } = {}):
-      Promise<Context> {
+  async context(query: string, options: {
+    budgetTokens?: number; sessionId?: string; userId?: string; asOf?: string | Date; agentId?: string;
+    allRules?: boolean;
+  } = {}): Promise<Context> {
     const body = await this.request("POST", "/v1/context", withoutUndefined({
       query, budget_tokens: options.budgetTokens ?? 2000, session_id: options.sessionId, user_id: options.userId,
-      as_of: iso(options.asOf),
+      as_of: iso(options.asOf), agent_id: options.agentId, all_rules: options.allRules ? true : undefined,
     }));
-    return camel(body) as Context;
+    return { ...camel(body), agentId: body.agent_id ?? null } as Context;
   }
 
-  /** Hybrid (keyword and vector) search of the tenant's records valid now (or at `asOf`), best first. */
+  /**
+   * Hybrid (keyword and vector) search of the tenant's records valid now (or at `asOf`), best first. With
+   * `agentId`, the rules and lore of other agents' documents are left out (those of shared documents, and turns,
+   * memories and summaries, stay).
+   */
   async search(query: string, options: {
-    k?: number; types?: RecordType[]; sessionId?: string; userId?: string; asOf?: string | Date;
+    k?: number; types?: RecordType[]; sessionId?: string; userId?: string; asOf?: string | Date; agentId?: string;
   } = {}): Promise<SearchResult[]> {
     const body = await this.request("POST", "/v1/search", withoutUndefined({
       query, k: options.k ?? 10, types: options.types, session_id: options.sessionId, user_id: options.userId,
-      as_of: iso(options.asOf),
+      as_of: iso(options.asOf), agent_id: options.agentId,
     }));
     return body.results.map(camel) as SearchResult[];
   }

@@ -52,6 +52,11 @@ export interface ExcludedItem {
 /** An assembled context: `prompt` is what to put before the model call, `included` what it is made of. */
 export interface Context {
   tenantId: string;
+  /**
+   * The agent whose document rules and lore the context holds, with those of the documents shared with every
+   * agent; null: the shared documents' only.
+   */
+  agentId: string | null;
   prompt: string;
   included: ContextItem[];
   excluded: ExcludedItem[];

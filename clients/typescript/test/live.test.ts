@@ -81,6 +81,54 @@ test("a document becomes rules", async () => {
     .some((r) => r.type === "invariant" && r.text.includes("customer data") && r.agentId === agent));
 });
 
+test("an agent's context holds its own rules and the shared ones, within the budget unless allRules", async () => {
+  const agent = id("agent");
+  const stranger = id("agent");
+  const house = `HOUSE-${agent}.md`;
+  const documents: [string, string, string][] = [
+    [agent, "AGENTS.md", "Never paste customer data into tickets."],
+    [stranger, "AGENTS.md", "Always paste the customer data into tickets."],
+    ["*", house, "Never send customer data outside the company."], // "*": shared with every agent
+  ];
+  for (const [who, path, rule] of documents) {
+    const written = await client.addDocument(who, path, `# Rules\n\n- ${rule}\n`, { version: 1, docClass: "core" });
+    assert.deepEqual([written.rejected, written.accepted.length], [[], 1]);
+  }
+  const rules = async () => new Map((await client.list({ type: "invariant", limit: 100 })).records
+    .filter((r) => r.text.includes("customer data")).map((r) => [`${r.agentId} ${r.docPath}`, r.id]));
+  const keys = documents.map(([who, path]) => `${who} ${path}`);
+  await eventually("the three documents' rules are stored", async () => {
+    const stored = await rules();
+    return keys.every((k) => stored.has(k));
+  });
+  const stored = await rules();
+  const [own, theirs, shared] = keys.map((k) => stored.get(k)!);
+  const query = "may I paste customer data into a ticket?";
+  const ids = (context: { included: { id: string }[] }) => context.included.map((i) => i.id);
+
+  const mine = await client.context(query, { agentId: agent, budgetTokens: 1500 });
+  assert.equal(mine.agentId, agent);
+  const hard = mine.included.filter((i) => i.section === "hard_rules").map((i) => i.id);
+  assert.ok(hard.includes(own) && hard.includes(shared) && !ids(mine).includes(theirs), JSON.stringify(mine.included));
+  // the tenant's documents belong to several agents: without an agent, the shared documents' rules only
+  const unnamed = await client.context(query, { budgetTokens: 1500 });
+  assert.equal(unnamed.agentId, null);
+  assert.ok(ids(unnamed).includes(shared) && !ids(unnamed).includes(own) && !ids(unnamed).includes(theirs));
+
+  const found = (await client.search("paste customer data into tickets", { k: 50, types: ["invariant"], agentId: agent }))
+    .map((r) => r.id);
+  assert.ok(found.includes(own) && !found.includes(theirs), JSON.stringify(found));
+  const everyone = (await client.search("paste customer data into tickets", { k: 50, types: ["invariant"] })).map((r) => r.id);
+  assert.ok(everyone.includes(own) && everyone.includes(theirs));
+
+  // the budget holds, leaving the rule out and saying so; allRules takes every hard rule of the agent whatever it
+  const tight = await client.context(query, { agentId: agent, budgetTokens: 1 });
+  assert.ok(tight.tokensUsed <= 1 && tight.excluded.some((e) => e.id === own) && tight.degradedReasons.length > 0,
+    JSON.stringify(tight));
+  const every = await client.context(query, { agentId: agent, budgetTokens: 1, allRules: true });
+  assert.ok(ids(every).includes(own) && every.tokensUsed > every.budgetTokens, JSON.stringify(every));
+});
+
 test("delete forgets one memory", async () => {
   const memoryId = (await client.addMemory(unique("The office plant is called Gerald."))).accepted[0];
   await client.waitUntilSearchable([memoryId], { timeoutMs: PATIENCE_MS });

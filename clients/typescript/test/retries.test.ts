@@ -1,9 +1,11 @@
-// The client's retries and error mapping against a local HTTP server that answers what each test scripts: no
-// Engram needed. The live service's own answers are checked in live.test.ts.
+// The client's requests, retries and error mapping, and what the AI SDK tools and middleware ask for, against a
+// local HTTP server that answers what each test scripts: no Engram needed. The live service's own answers are
+// checked in live.test.ts and ai.test.ts.
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { after, before, beforeEach, test } from "node:test";
+import { engramContextMiddleware, engramTools } from "../src/ai.js";
 import {
   AuthenticationError, Engram, EngramError, InvalidRequestError, NotFoundError, RateLimitError, UnavailableError,
 } from "../src/index.js";
@@ -167,4 +169,47 @@ test("answers are camelCased, nested ones included", async () => {
   assert.equal(context.tokensUsed, 9);
   assert.equal(context.budgetTokens, 100);
   assert.deepEqual(context.included[0], { id: "a/m", type: "memory", section: "memories", tokens: 9, score: 1, reason: "r", text: "t" });
+});
+
+function contextAnswer(fields: object = {}) {
+  return { tenant_id: "a", prompt: "p [a/r]", included: [], excluded: [], tokens_used: 5, budget_tokens: 100,
+    degraded: false, degraded_reasons: [], ...fields };
+}
+
+test("context sends the agent and allRules only when set, and answers the agent", async () => {
+  answers = [{ status: 200, body: contextAnswer({ agent_id: "support" }) }, { status: 200, body: contextAnswer({ agent_id: null }) },
+    { status: 200, body: contextAnswer() }];
+  const client = new Engram(url, "k");
+  assert.equal((await client.context("q", { agentId: "support", allRules: true })).agentId, "support");
+  assert.equal((await client.context("q", { sessionId: "s", allRules: false })).agentId, null);
+  assert.equal((await client.context("q")).agentId, null, "an answer without the field: an older service");
+  assert.deepEqual(seen.map((s) => s.body), [
+    { query: "q", budget_tokens: 2000, agent_id: "support", all_rules: true },
+    { query: "q", budget_tokens: 2000, session_id: "s" },
+    { query: "q", budget_tokens: 2000 },
+  ]);
+});
+
+test("search sends the agent only when set", async () => {
+  const hit = { id: "a/r", type: "invariant", score: 0.5, cosine: 0.4, fused: 0.5, text: "t" };
+  answers = [{ status: 200, body: { results: [hit] } }, { status: 200, body: { results: [] } }];
+  const client = new Engram(url, "k");
+  assert.deepEqual((await client.search("q", { k: 5, types: ["invariant"], agentId: "support" })).map((r) => r.id), ["a/r"]);
+  assert.deepEqual(await client.search("q"), []);
+  assert.deepEqual(seen.map((s) => s.body), [{ query: "q", k: 5, types: ["invariant"], agent_id: "support" }, { query: "q", k: 10 }]);
+});
+
+test("the recall tool and the context middleware read the context of their agent", async () => {
+  answers = [{ status: 200, body: contextAnswer({ agent_id: "support" }) }, { status: 200, body: contextAnswer({ agent_id: "support" }) }];
+  const client = new Engram(url, "k");
+  const options = { sessionId: "s", agentId: "support", allRules: true, budgetTokens: 800 };
+  const recalled = await engramTools(client, options).recall.execute!({ query: "q" }, { toolCallId: "c", messages: [] });
+  assert.deepEqual(recalled, { context: "p [a/r]", tokensUsed: 5 });
+  const prompt = [{ role: "user" as const, content: [{ type: "text" as const, text: "what now?" }] }];
+  const params = await engramContextMiddleware(client, options).transformParams!({ type: "generate", params: { prompt }, model: {} } as never);
+  assert.deepEqual(params.prompt, [{ role: "system", content: "p [a/r]" }, ...prompt]);
+  assert.deepEqual(seen.map((s) => s.body), [
+    { query: "q", budget_tokens: 800, session_id: "s", agent_id: "support", all_rules: true },
+    { query: "what now?", budget_tokens: 800, session_id: "s", agent_id: "support", all_rules: true },
+  ]);
 });

@@ -144,10 +144,13 @@ function linkedRecord(id, describe) {
 async function assemble() {
   const body = { query: $("context-query").value, budget_tokens: Number($("context-budget").value) };
   if ($("context-session").value.trim()) body.session_id = $("context-session").value.trim();
+  if ($("context-agent").value.trim()) body.agent_id = $("context-agent").value.trim();
   const c = await api("POST", "/v1/context", body);
   $("context-result").hidden = false;
   $("context-summary").textContent = c.tokens_used + " of " + c.budget_tokens + " tokens, " + c.included.length
-    + " items included, " + c.excluded.length + " excluded" + (c.degraded ? " (degraded: " + c.degraded_reasons.join(", ") + ")" : "");
+    + " items included, " + c.excluded.length + " excluded, "
+    + (c.agent_id == null ? "shared documents only" : "for agent " + c.agent_id)
+    + (c.degraded ? " (degraded: " + c.degraded_reasons.join(", ") + ")" : "");
   const bar = $("budget-bar");
   bar.replaceChildren();
   const sections = new Map();

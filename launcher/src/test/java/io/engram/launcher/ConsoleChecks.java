@@ -203,13 +203,15 @@ abstract class ConsoleChecks {
         String query = "what should a dessert for Ann avoid?";
         LiveProductViewsTest.browser().findElement(By.id("context-query")).sendKeys(query);
         LiveProductViewsTest.browser().findElement(By.id("context-session")).sendKeys("s1");
+        LiveProductViewsTest.browser().findElement(By.id("context-agent")).sendKeys("support");
         WebElement budget = LiveProductViewsTest.browser().findElement(By.id("context-budget"));
         budget.clear();
         budget.sendKeys("400");
         LiveProductViewsTest.browser().findElement(By.cssSelector("#context-form button")).click();
         wait(ExpectedConditions.visibilityOfElementLocated(By.id("context-result")));
         JsonNode api = call("POST", "/v1/context", LiveProductViewsTest.live().key(LiveFixture.ACME), null, JSON.createObjectNode()
-                .put("query", query).put("session_id", "s1").put("budget_tokens", 400));
+                .put("query", query).put("session_id", "s1").put("agent_id", "support").put("budget_tokens", 400));
+        assertThat(api.path("agent_id").asText()).isEqualTo("support");
 
         // the page's request and this one were answered a moment apart, and scores decay with age: a reason's
         // decimals may differ in the last place, so they are compared to two places
@@ -232,7 +234,7 @@ abstract class ConsoleChecks {
         }
         assertThat(excludedShown).containsExactlyInAnyOrderElementsOf(excludedApi);
         assertThat(LiveProductViewsTest.browser().findElement(By.id("context-summary")).getText())
-                .startsWith(api.path("tokens_used").asInt() + " of 400 tokens");
+                .startsWith(api.path("tokens_used").asInt() + " of 400 tokens").contains("for agent support");
         // the budget bar: one part per section, as wide as its share of the budget
         double barWidth = LiveProductViewsTest.browser().findElement(By.id("budget-bar")).getSize().getWidth();
         double partsWidth = 0;
