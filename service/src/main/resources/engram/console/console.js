@@ -249,7 +249,8 @@ async function loadRejects() {
   $("rejects-summary").textContent = answer.rejects.length === 0 ? "no rejects of " + answer.tenant_id
     : answer.rejects.length + " recent rejects of " + answer.tenant_id + " in " + byReason.size + " reasons";
   $("rejects-groups").replaceChildren(...[...byReason].map(([reason, list]) => el("div", { class: "group", "data-reason": reason },
-    el("h3", {}, reason + " (" + list.length + ")"),
+    el("h3", {}, reason + " (" + list.length + ")" + (list[0].severity === "warning"
+      ? " — warnings: each input was accepted, the message says what changed" : "")),
     el("table", {}, el("thead", {}, el("tr", {}, el("th", {}, "rejected"), el("th", {}, "from"), el("th", {}, "why"),
       el("th", {}, "original bytes"))), el("tbody", {}, ...list.map((r) => el("tr", {},
       el("td", {}, r.rejected_at), el("td", {}, r.source_topic + "/" + r.partition + "/" + r.offset), el("td", {}, r.message),

@@ -281,12 +281,20 @@ class ContextServiceTest {
     }
 
     @Test
-    void aBudgetSmallerThanTheHardRulesIsDegradedAndSaysSo() {
+    void aBudgetSmallerThanTheRulesAndTheTailIsKeptAndTheAnswerSaysWhatWasLeftOut() {
         AssembledContext c = service.assemble(new ContextService.Request("ctx", "s1", null, "vault", 10), NOW);
+        assertThat(c.tokensUsed()).isLessThanOrEqualTo(10);
         assertThat(c.degraded()).isTrue();
-        assertThat(c.degradedReasons().get(0)).contains("over the budget of 10");
+        assertThat(ids(c, Section.HARD_RULES)).containsExactly("ctx-hard-0", "ctx-hard-1"); // 9 tokens: they fit
+        assertThat(c.degradedReasons()).singleElement().asString()
+                .contains("the recent tail takes 125 tokens: its newest 0 of 6 turns fit the 1 tokens left");
+        assertThat(c.excluded()).filteredOn(e -> e.section() == Section.RECENT_TAIL).hasSize(6);
         assertThat(ids(c, Section.MEMORIES)).isEmpty();
-        assertThat(c.excluded()).isNotEmpty();
+
+        AssembledContext smaller = service.assemble(new ContextService.Request("ctx", "s1", null, "vault", 5), NOW);
+        assertThat(smaller.tokensUsed()).isLessThanOrEqualTo(5);
+        assertThat(smaller.degradedReasons().get(0)).contains("hard rules take 9 tokens, over the budget of 5");
+        assertThat(smaller.excluded()).filteredOn(e -> e.section() == Section.HARD_RULES).isNotEmpty();
     }
 
     @Test

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import io.engram.model.facts.Validity;
+import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
@@ -432,6 +433,32 @@ abstract class MemoryStoreContract {
     private List<String> validIds(String tenant, Validity validity) {
         MemoryReader.ReadBatch batch = validity == null ? store.reads(tenant) : store.reads(tenant, validity, null);
         var lexical = batch.bm25("Ann lives", 10, Set.of());
+        var vector = batch.knn(new float[] {1, 0, 0}, 10, Set.of());
+        batch.run();
+        List<String> ids = lexical.get().stream().map(h -> h.record().id()).sorted().toList();
+        assertThat(vector.get().stream().map(h -> h.record().id()).sorted().toList()).isEqualTo(ids);
+        return ids;
+    }
+
+    @Test
+    void searchesForAnAgentKeepItsDocumentsTheSharedOnesAndRecordsOfNoAgent() {
+        String t = "agents";
+        java.util.function.BiFunction<String, String, MemoryRecord> rule = (id, agent) -> MemoryRecord.of(id, t,
+                RecordType.INVARIANT, "Always run the tests " + id, Records.T0).tier(1).document(agent, "AGENTS.md", 1L)
+                .position(0).embedding(new float[] {1, 0, 0}).tokens(5).build();
+        store.upsert(List.of(rule.apply("coder-rule", "coder"), rule.apply("writer-rule", "writer"),
+                rule.apply("shared-rule", AgentScope.SHARED),
+                Records.memory(t, "run-tests", "Always run the tests before lunch", new float[] {1, 0.1f, 0})));
+        store.refresh();
+        assertThat(agentIds(t, new AgentScope("coder"))).containsExactly("coder-rule", "run-tests", "shared-rule");
+        assertThat(agentIds(t, AgentScope.SHARED_ONLY)).containsExactly("run-tests", "shared-rule");
+        assertThat(agentIds(t, null)).hasSize(4);
+    }
+
+    /** The ids BM25 and k-NN both find, among the records {@code agents} sees (null: every record). */
+    private List<String> agentIds(String tenant, AgentScope agents) {
+        MemoryReader.ReadBatch batch = store.reads(tenant, null, agents);
+        var lexical = batch.bm25("run the tests", 10, Set.of());
         var vector = batch.knn(new float[] {1, 0, 0}, 10, Set.of());
         batch.run();
         List<String> ids = lexical.get().stream().map(h -> h.record().id()).sorted().toList();
