@@ -124,6 +124,10 @@ class AgentContextsTest {
         ObjectNode turnBatch = JSON.createObjectNode();
         turnBatch.set("records", turns);
         assertThat(post("/v1/turns", turnBatch, 202).get("rejected")).isEmpty();
+        // a memory of one agent's own, as a gateway that keeps one memory per agent writes it
+        String owner = AGENTS.keySet().iterator().next();
+        post("/v1/memories", JSON.createObjectNode().put("memory_id", "release-manager").put("agent_id", owner)
+                .put("text", "The release manager of this repository is Dana Whitfield."), 202);
 
         MemoryReader store = retrieval.store();
         Polling.await("every document and turn indexed", Duration.ofSeconds(600), () -> {
@@ -131,7 +135,8 @@ class AgentContextsTest {
             Supplier<List<MemoryReader.Document>> indexed = reads.documents();
             reads.run();
             return indexed.get().size() == AGENTS.size() + 1
-                    && store.count(TENANT, Set.of(io.engram.model.retrieval.RecordType.TURN)) == 2L * AGENTS.size();
+                    && store.count(TENANT, Set.of(io.engram.model.retrieval.RecordType.TURN)) == 2L * AGENTS.size()
+                    && store.count(TENANT, Set.of(io.engram.model.retrieval.RecordType.MEMORY)) == 1;
         });
         // no document refused; a warning where a document's hard rules were over their limit and some became soft
         List<JsonNode> fleetRejects = new ArrayList<>();
@@ -184,6 +189,20 @@ class AgentContextsTest {
             }
         }
         System.out.println("hard-rule tokens at 8,000 by agent: " + hardTokens);
+
+        // the memory of one agent's own: in its context, in no other's
+        String memory = io.engram.store.RecordIds.memory(TENANT, "release-manager");
+        for (String agent : List.of(owner, AGENTS.keySet().stream().skip(1).findFirst().orElseThrow())) {
+            JsonNode context = post("/v1/context", JSON.createObjectNode().put("agent_id", agent)
+                    .put("query", "who is the release manager?").put("budget_tokens", 8000), 200);
+            List<String> included = new ArrayList<>();
+            context.get("included").forEach(i -> included.add(i.get("id").asText()));
+            if (agent.equals(owner)) {
+                assertThat(included).as(agent).contains(memory);
+            } else {
+                assertThat(included).as(agent).doesNotContain(memory);
+            }
+        }
 
         // a read of no agent in a tenant of many: the shared documents only, and it says so
         JsonNode unscoped = post("/v1/context", JSON.createObjectNode().put("query", "how do I run the tests?")

@@ -60,7 +60,7 @@ public final class Payloads {
         o.path("supersedes").forEach(r -> supersedes.add(RecordIds.resolveRef(in.tenantId(), r.asText())));
         return new StoreChange.Upsert(MemoryRecord.of(id, in.tenantId(), type, o.get("text").asText(),
                 Instant.ofEpochMilli(in.tsMillis())).provenance(refs, o.path("generation").asInt(0)).user(text(o, "user_id"))
-                .key(text(o, "key")).supersedes(supersedes).validity(date(o, "valid_from"), date(o, "valid_until"))
+                .agent(text(o, "agent_id")).key(text(o, "key")).supersedes(supersedes).validity(date(o, "valid_from"), date(o, "valid_until"))
                 .expiresAt(date(o, "expires_at")).build(), cycle);
     }
 

@@ -125,6 +125,12 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
             return this;
         }
 
+        /** The agent whose record it is (a memory a gateway keeps per agent): other agents' reads leave it out. */
+        public Builder agent(String agent) {
+            agentId = agent;
+            return this;
+        }
+
         /** Where a chunk sits: the agent's document, its version and the node's position in it. */
         public Builder document(String agent, String path, Long version) {
             agentId = agent;
