@@ -46,7 +46,8 @@ public final class ContextService {
     public static final Set<RecordType> CONTEXT_TYPES = Set.of(RecordType.LORE, RecordType.MEMORY, RecordType.LESSON,
             RecordType.KNOWLEDGE, RecordType.TURN);
     private static final int MAX_RULES = 10_000;
-    private static final List<Integer> RULE_TIERS = List.of(1, 2);
+    /** The records of agent documents: their stamp keys the rule cache and names the tenant's agents. */
+    private static final Set<RecordType> DOCUMENT_TYPES = Set.of(RecordType.INVARIANT, RecordType.LORE);
     /** Rules held for all tenants together (tens of MB): a few hundred per agent document, so hundreds of tenants. */
     private static final int CACHED_RULES = 50_000;
     private static final int TAIL_WINDOW = 256;
@@ -116,16 +117,14 @@ public final class ContextService {
         // round trip, and keeps what it found of the agent that resolves to (AgentScope.of)
         AgentScope asked = request.agentId() == null ? null : new AgentScope(request.agentId());
         MemoryReader.ReadBatch reads = store.reads(request.tenantId(), Validity.at(request.asOf(), now), asked);
-        Supplier<MemoryReader.Stamp> rulesStamp = reads.stamp(Map.of("tier", RULE_TIERS), Set.of(RecordType.INVARIANT));
-        Supplier<List<MemoryReader.Document>> documents = asked == null ? reads.documents() : List::of;
+        Supplier<MemoryReader.Stamp> documentsStamp = reads.stamp(Map.of(), DOCUMENT_TYPES);
         Supplier<List<MemoryRecord>> tail = request.sessionId() == null ? List::of
                 : reads.find(Map.of("session_id", request.sessionId()), Set.of(RecordType.TURN), TAIL_WINDOW, "position", false);
         List<HybridRetriever.Result> searched = search(request, asked, now, reads, stages);
-        AgentScope agents = asked != null ? asked
-                : AgentScope.of(null, documents.get().stream().map(MemoryReader.Document::agentId).toList());
+        AgentScope agents = asked != null ? asked : AgentScope.of(null, documentsStamp.get().agents());
         List<HybridRetriever.Result> hits = spread(request.query(), asked != null ? searched
                 : searched.stream().filter(h -> agents.sees(h.record().agentId())).toList());
-        RuleCache.Rules rules = rules(request.tenantId(), rulesStamp.get());
+        RuleCache.Rules rules = rules(request.tenantId(), documentsStamp.get());
         stages.lap("rules");
         List<ContextItem> recent = recentTail(tail.get());
         Relevance relevance = relevance(hits);
@@ -257,7 +256,7 @@ public final class ContextService {
         return hitScores;
     }
 
-    /** The tenant's rules: from the cache while their stamp holds, else read (without vectors) and cached. */
+    /** The tenant's rules: from the cache while its documents' stamp holds, else read (without vectors) and cached. */
     private RuleCache.Rules rules(String tenantId, MemoryReader.Stamp stamp) {
         if (stamp.records() == 0) {
             return new RuleCache.Rules(List.of(), List.of());

@@ -33,10 +33,18 @@ public interface MemoryReader extends AutoCloseable {
     /**
      * A stamp of a set of records that changes when one of them is added, removed, or replaced by another
      * document version or tier: their count and the sums of {@code doc_version}, {@code tier}, {@code position} and
-     * {@code tokens}. What a cache of a tenant's rules is keyed by.
+     * {@code tokens}. What a cache of a tenant's rules is keyed by. {@code agents}: up to {@value #STAMP_AGENTS}
+     * of the records' {@code agent_id}s, in order — enough to tell a set of one agent's records (and shared ones)
+     * from one of several agents' ({@code AgentScope.of}).
      */
-    record Stamp(long records, double versions, double tiers, double positions, double tokens) {
+    record Stamp(long records, double versions, double tiers, double positions, double tokens, List<String> agents) {
+        public Stamp {
+            agents = List.copyOf(agents);
+        }
     }
+
+    /** How many agent ids a {@link Stamp} names at most. */
+    int STAMP_AGENTS = 3;
 
     /** An agent document of a tenant, as its partitioned records (rules and lore) hold it: its latest version. */
     record Document(String agentId, String path, long version, long records) {

@@ -120,8 +120,12 @@ final class MultiSearch implements MemoryReader.ReadBatch {
 
     @Override
     public Supplier<Stamp> stamp(Map<String, Object> terms, Set<RecordType> types) {
-        return add(queries.stamp(terms, types), answer -> new Stamp(answer.total(), answer.aggregate("doc_version"),
-                answer.aggregate("tier"), answer.aggregate("position"), answer.aggregate("tokens")));
+        return add(queries.stamp(terms, types), answer -> {
+            List<String> agents = new ArrayList<>();
+            answer.aggregations().path("agents").path("buckets").forEach(b -> agents.add(b.path("key").asText()));
+            return new Stamp(answer.total(), answer.aggregate("doc_version"), answer.aggregate("tier"),
+                    answer.aggregate("position"), answer.aggregate("tokens"), agents);
+        });
     }
 
     @Override

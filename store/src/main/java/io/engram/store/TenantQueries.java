@@ -165,13 +165,15 @@ final class TenantQueries {
         return search(0, types, false).put("track_total_hits", true);
     }
 
-    /** The count of the records matching every term, and the sums of {@link #STAMP_SUMS}. */
+    /** The count of the records matching every term, the sums of {@link #STAMP_SUMS} and their first agent ids. */
     ObjectNode stamp(Map<String, Object> terms, Set<RecordType> types) {
         ObjectNode search = where(count(types), terms);
         ObjectNode aggs = search.putObject("aggs");
         for (String field : STAMP_SUMS) {
             aggs.putObject(field).putObject("sum").put("field", field);
         }
+        aggs.putObject("agents").putObject("terms").put("field", "agent_id").put("size", MemoryReader.STAMP_AGENTS)
+                .putObject("order").put("_key", "asc");
         return search;
     }
 

@@ -19,7 +19,7 @@ class RuleCacheTest {
     }
 
     private static Stamp stamp(long version) {
-        return new Stamp(10, version, 10, 45, 30);
+        return new Stamp(10, version, 10, 45, 30, List.of("coder"));
     }
 
     @Test

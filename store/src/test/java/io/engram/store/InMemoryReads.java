@@ -103,7 +103,9 @@ final class InMemoryReads implements MemoryReader.ReadBatch {
                     sums[i] += value == null ? 0 : value;
                 }
             }
-            return new Stamp(matching.size(), sums[0], sums[1], sums[2], sums[3]);
+            List<String> agents = matching.stream().map(MemoryRecord::agentId).filter(java.util.Objects::nonNull)
+                    .distinct().sorted().limit(MemoryReader.STAMP_AGENTS).toList();
+            return new Stamp(matching.size(), sums[0], sums[1], sums[2], sums[3], agents);
         });
     }
 

@@ -149,7 +149,7 @@ abstract class MemoryStoreContract {
         store.upsert(v1);
         store.refresh();
         MemoryStore.Stamp first = stamp();
-        assertThat(first).isEqualTo(new MemoryStore.Stamp(2, 2, 3, 1, 4 + 3));
+        assertThat(first).isEqualTo(new MemoryStore.Stamp(2, 2, 3, 1, 4 + 3, List.of("agent-1")));
 
         store.upsert(v1); // a replay writes the same records again
         store.refresh();
