@@ -86,6 +86,33 @@ public final class RuleReader implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Whether the reader agrees that a text in which the lexer found a rule states one: its reading, where it can read
+     * the text. It is a fine-tune of an English encoder, so a text in Han, kana, Hangul or Bopomofo — rules only the
+     * lexer's Chinese reading finds — is taken on the lexer's word (openclaw's Chinese SOUL.md kept none of its rules
+     * hard otherwise).
+     */
+    public boolean confirms(String text, List<String> headingPath) {
+        return !reads(text) || read(text, headingPath).rule();
+    }
+
+    /** Whether the text is in a script the reader reads: none of its characters Han, kana, Hangul or Bopomofo. */
+    static boolean reads(CharSequence text) {
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (c < 0x0370) {
+                continue; // Latin and symbols: no script lookup
+            }
+            switch (Character.UnicodeScript.of(Character.codePointAt(text, i))) {
+                case HAN, HIRAGANA, KATAKANA, HANGUL, BOPOMOFO -> {
+                    return false;
+                }
+                default -> { }
+            }
+        }
+        return true;
+    }
+
     /** Whether a sentence under a heading path is a rule, and its most likely modality. */
     public Reading read(String sentence, List<String> headingPath) {
         float[] p = probabilities(sentence, headingPath);

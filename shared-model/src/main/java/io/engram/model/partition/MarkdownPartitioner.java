@@ -182,7 +182,7 @@ public final class MarkdownPartitioner {
             }
             Boolean known = read.get(text);
             if (known == null && read.size() < MAX_CONFIRMATIONS) {
-                known = Reader.SHIPPED.read(text, headings.path()).rule();
+                known = Reader.SHIPPED.confirms(text, headings.path());
                 read.put(text, known);
             }
             return known != null && known;

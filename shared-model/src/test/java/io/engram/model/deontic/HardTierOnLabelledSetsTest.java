@@ -67,8 +67,8 @@ class HardTierOnLabelledSetsTest {
             } else if (seedTiers) {
                 tier = TierAssignment.seedTier(NodeKind.LIST_ITEM, found);
             } else {
-                boolean confirmed = found && ShippedRuleReader.READER.read(l.sentence(),
-                        LabelledSentencesTest.headingPath(l.section())).rule();
+                boolean confirmed = found && ShippedRuleReader.READER.confirms(l.sentence(),
+                        LabelledSentencesTest.headingPath(l.section()));
                 tier = TierAssignment.tier(NodeKind.LIST_ITEM, found, confirmed);
             }
             boolean rule = !l.label().equals("N");

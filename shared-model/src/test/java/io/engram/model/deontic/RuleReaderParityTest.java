@@ -46,4 +46,14 @@ class RuleReaderParityTest {
         }
         return rows;
     }
+
+    @Test
+    void aRuleInAScriptTheReaderCannotReadIsConfirmedOnTheLexersWord() {
+        assertThat(RuleReader.reads("- Never push to main.")).isTrue();
+        assertThat(RuleReader.reads("- 不发半成品给任何外部渠道。")).isFalse();
+        assertThat(ShippedRuleReader.READER.confirms("- 不发半成品给任何外部渠道。", List.of())).isTrue();
+        // an English list item that states no rule is not confirmed, whatever the lexer thought
+        assertThat(ShippedRuleReader.READER.confirms("- [Policies & Mandatory Rules](#policies--mandatory-rules)",
+                List.of("# Table of Contents"))).isFalse();
+    }
 }
