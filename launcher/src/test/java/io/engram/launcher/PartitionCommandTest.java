@@ -56,12 +56,14 @@ class PartitionCommandTest {
         assertThat(json.at("/budget/verdict").asText()).isEqualTo("hard_demoted");
         assertThat(json.at("/budget/hard_limit").asInt()).isEqualTo(40);
         assertThat(json.at("/budget/hard_tokens").asInt()).isLessThanOrEqualTo(40);
-        assertThat(json.at("/budget/demoted_hard_nodes").asInt()).isEqualTo(2);
-        // the prohibition binds most and stays hard; the obligation and the permission move to the soft tier
-        assertThat(json.at("/nodes/2/tier").asInt()).isEqualTo(1);
-        assertThat(json.at("/nodes/1/tier").asInt()).isEqualTo(2);
+        // 19 + 16 + 15 tokens over the limit of 40: the prohibition and the obligation bind and stay hard (31), the
+        // permission moves to the soft tier
+        assertThat(json.at("/budget/demoted_hard_nodes").asInt()).isEqualTo(1);
+        assertThat(json.at("/budget/hard_tokens").asInt()).isEqualTo(31);
         assertThat(json.at("/nodes/0/tier").asInt()).isEqualTo(2);
-        assertThat(json.at("/warnings/0").asText()).contains("2 hard rules moved to the soft tier");
+        assertThat(json.at("/nodes/1/tier").asInt()).isEqualTo(1);
+        assertThat(json.at("/nodes/2/tier").asInt()).isEqualTo(1);
+        assertThat(json.at("/warnings/0").asText()).contains("1 hard rule moved to the soft tier");
     }
 
     @Test

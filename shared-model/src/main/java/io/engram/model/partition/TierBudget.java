@@ -89,7 +89,8 @@ public record TierBudget(int tau, long hardLimit, long softLimit, long hardToken
             case SOFT_TRUNCATED -> "accepted with soft rules truncated: kept " + softNodesKept + " soft nodes ("
                     + softTokensKept + " of " + softTokens + " tokens, limit " + softLimit + "), cut "
                     + truncatedSoftNodes + "; hard " + hardTokens + "/" + hardLimit + " (tau " + tau + ")";
-            case HARD_DEMOTED -> "accepted with " + demotedHardNodes + " hard rules moved to the soft tier: the "
+            case HARD_DEMOTED -> "accepted with " + demotedHardNodes + (demotedHardNodes == 1 ? " hard rule" : " hard rules")
+                    + " moved to the soft tier: the "
                     + "strongest fill the hard limit " + hardLimit + " = floor(alpha1 * tau) with tau " + tau + " (hard "
                     + hardTokens + " tokens kept); soft " + softTokensKept + " of " + softTokens + " tokens kept, "
                     + truncatedSoftNodes + " soft nodes cut at " + softLimit;
