@@ -15,12 +15,17 @@ const pkg = JSON.parse(fs.readFileSync(new URL("../package.json", import.meta.ur
 
 let engram;
 let tmp;
+const tmps = [];
 before(async () => { engram = await startFakeEngram(); });
-after(async () => { await engram.close(); });
+after(async () => {
+  await engram.close();
+  for (const d of tmps) fs.rmSync(d, { recursive: true, force: true });
+});
 beforeEach(() => {
   engram.requests.length = 0;
   engram.failures.length = 0;
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "engram-oc-"));
+  tmps.push(tmp);
 });
 
 const user = (text, ts = 1_780_000_000_000) => ({ role: "user", content: text, timestamp: ts });
