@@ -12,7 +12,7 @@ export const DEFAULT_DOCUMENTS = Object.freeze([
  * @property {string} apiKey
  * @property {"http"|"kafka"} transport
  * @property {{brokers: string[], tenantId?: string, clientId?: string,
- *   topics: {turns: string, documents: string, memories: string}, ssl?: boolean, sasl?: object} | null} kafka
+ *   ssl?: boolean, sasl?: object} | null} kafka
  * @property {number} budgetShare
  * @property {number} defaultTokenBudget
  * @property {{documents: string[], turns: boolean, toolResults: boolean, heartbeats: boolean}} publish
@@ -50,11 +50,6 @@ export function resolveConfig(raw, host = {}) {
       brokers: k.brokers.map(String),
       tenantId: k.tenantId,
       clientId: k.clientId ?? "openclaw-engram",
-      topics: {
-        turns: k.topics?.turns ?? "engram.turns.v1",
-        documents: k.topics?.documents ?? "engram.docs.v1",
-        memories: k.topics?.memories ?? "engram.memories.v1",
-      },
       ssl: k.ssl,
       sasl: k.sasl,
     };

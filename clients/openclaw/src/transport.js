@@ -119,9 +119,9 @@ export function createHttpTransport(options) {
  * `EngramKafkaProducer` (package `engram`, export `engram/kafka`, on kafkajs), loaded only when this transport is
  * configured; `loadProducerModule` is replaceable for tests.
  *
- * What it expects of that module: `new EngramKafkaProducer({brokers, tenantId, clientId, topics, ssl, sasl})`, an
- * optional `connect()` and `disconnect()`, and `sendTurn(record)` / `sendDocument(record)` taking the HTTP API's
- * records (turn.v1 / doc.v1 without schema and tenant_id) and resolving once Kafka acknowledged them.
+ * The producer (`new EngramKafkaProducer(brokers, {kafkaConfig})`, `connect()`, `sendTurn` / `sendDocument` with
+ * camelCase fields and the tenant, each validated against the published schemas and resolved with its delivery
+ * report, `disconnect()`) writes Engram's topics; the records this plugin builds for the HTTP API are mapped onto it.
  *
  * @param {{http: EngramTransport, kafka: NonNullable<import("./config.js").EngramPluginConfig["kafka"]>,
  *   loadProducerModule?: () => Promise<any>}} options
@@ -142,27 +142,36 @@ export function createKafkaTransport(options) {
       const Producer = mod.EngramKafkaProducer ?? mod.default?.EngramKafkaProducer;
       if (typeof Producer !== "function") throw new Error("engram: engram/kafka has no EngramKafkaProducer");
       const k = options.kafka;
-      const p = new Producer({ brokers: k.brokers, tenantId: k.tenantId, clientId: k.clientId, topics: k.topics, ssl: k.ssl, sasl: k.sasl });
-      if (typeof p.connect === "function") await p.connect();
+      const p = new Producer(k.brokers, { kafkaConfig: { clientId: k.clientId, ...(k.ssl ? { ssl: k.ssl } : {}),
+        ...(k.sasl ? { sasl: k.sasl } : {}) } });
+      await p.connect();
       return p;
     })();
     producerPromise.catch(() => { producerPromise = null; });
     return producerPromise;
   }
-  /** @param {"sendTurn"|"sendDocument"} method @param {any[]} records @param {(r: any) => string} idOf */
-  async function send(method, records, idOf) {
+  const tenantId = options.kafka.tenantId;
+  /**
+   * @param {"sendTurn"|"sendDocument"} method @param {any[]} records @param {(r: any) => object} payload
+   * @param {(r: any) => string} idOf
+   */
+  async function send(method, records, payload, idOf) {
     const p = await producer();
     const accepted = [];
     for (const record of records) {
-      await p[method](record);
+      await p[method](payload(record));
       accepted.push(idOf(record));
     }
     return { accepted, rejected: [] };
   }
   return {
     ...options.http,
-    writeTurns: (records) => send("sendTurn", records, (r) => `${r.session_id}/${r.turn_id}`),
-    writeDocuments: (records) => send("sendDocument", records, (r) => `${r.agent_id}/${r.path}@${r.version}`),
+    writeTurns: (records) => send("sendTurn", records, (r) => ({ tenantId, sessionId: r.session_id,
+      userId: r.user_id, turnId: r.turn_id, seq: r.seq, role: r.role, text: r.text, ts: r.ts }),
+    (r) => `${r.session_id}/${r.turn_id}`),
+    writeDocuments: (records) => send("sendDocument", records, (r) => ({ tenantId, agentId: r.agent_id, path: r.path,
+      docClass: r.doc_class, version: r.version, content: r.content, deleted: r.deleted, ts: r.ts }),
+    (r) => `${r.agent_id}/${r.path}@${r.version}`),
     close: async () => {
       if (!producerPromise) return;
       const p = await producerPromise.catch(() => null);

@@ -331,9 +331,10 @@ describe("transports", () => {
 
   test("kafka: writes through engram/kafka's EngramKafkaProducer, reads through HTTP", async () => {
     const sent = [];
+    let brokers;
     let options;
     class EngramKafkaProducer {
-      constructor(o) { options = o; }
+      constructor(b, o) { brokers = b; options = o; }
       async connect() { sent.push("connect"); }
       async sendTurn(r) { sent.push(["turn", r]); }
       async sendDocument(r) { sent.push(["doc", r]); }
@@ -344,10 +345,13 @@ describe("transports", () => {
     const w = await t.writeTurns([{ session_id: "s", turn_id: "t0", seq: 0, role: "user", text: "hi", ts: "2026-01-01T00:00:00.000Z" }]);
     assert.deepEqual(w, { accepted: ["s/t0"], rejected: [] });
     await t.writeDocuments([{ agent_id: "a", path: "AGENTS.md", doc_class: "core", version: 1, content: "- x" }]);
-    assert.equal(options.tenantId, "acme");
-    assert.deepEqual(options.brokers, ["k:9092"]);
-    assert.equal(options.topics.turns, "engram.turns.v1");
+    assert.deepEqual(brokers, ["k:9092"]);
+    assert.equal(options.kafkaConfig.clientId, "openclaw-engram");
     assert.deepEqual(sent.map((s) => (Array.isArray(s) ? s[0] : s)), ["connect", "turn", "doc"]);
+    assert.deepEqual(sent[1][1], { tenantId: "acme", sessionId: "s", userId: undefined, turnId: "t0", seq: 0,
+      role: "user", text: "hi", ts: "2026-01-01T00:00:00.000Z" });
+    assert.equal(sent[2][1].agentId, "a");
+    assert.equal(sent[2][1].docClass, "core");
     assert.equal(engram.of("POST", "/v1/turns").length, 0);
     await t.search({ query: "q" });
     assert.equal(engram.of("POST", "/v1/search").length, 1);
