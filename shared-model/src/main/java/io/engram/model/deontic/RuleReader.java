@@ -1,6 +1,7 @@
 package io.engram.model.deontic;
 
 import io.engram.model.embed.OnnxEncoder;
+import io.engram.model.tokens.TokenEstimate;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -98,19 +99,7 @@ public final class RuleReader implements AutoCloseable {
 
     /** Whether the text is in a script the reader reads: none of its characters Han, kana, Hangul or Bopomofo. */
     static boolean reads(CharSequence text) {
-        for (int i = 0; i < text.length(); i++) {
-            char c = text.charAt(i);
-            if (c < 0x0370) {
-                continue; // Latin and symbols: no script lookup
-            }
-            switch (Character.UnicodeScript.of(Character.codePointAt(text, i))) {
-                case HAN, HIRAGANA, KATAKANA, HANGUL, BOPOMOFO -> {
-                    return false;
-                }
-                default -> { }
-            }
-        }
-        return true;
+        return !TokenEstimate.cjk(text);
     }
 
     /** Whether a sentence under a heading path is a rule, and its most likely modality. */

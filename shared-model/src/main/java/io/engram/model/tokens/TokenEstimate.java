@@ -24,6 +24,11 @@ public final class TokenEstimate implements TokenCounter {
         return (int) Math.ceil(length / chi(text));
     }
 
+    /** Whether the text holds a Han, Hiragana, Katakana, Hangul or Bopomofo character. */
+    public static boolean cjk(CharSequence text) {
+        return chi(text) == CHI_CJK;
+    }
+
     /** χ of the text: the characters-per-token ratio of the densest script present. */
     static double chi(CharSequence text) {
         boolean rtlOrCyrillic = false;
