@@ -78,8 +78,8 @@ public final class EngramPipeline {
 
     public void build(StreamExecutionEnvironment env, Source<Ingested, ?, ?> inputs, Sinks sinks) {
         if (!env.isChainingEnabled()) {
-            // the detector scores a closed cycle before the writer applies the next cycle's writes only when both
-            // run in one thread, and the end-of-input watermark must sit in the source's chain
+            // the detector reads the writer's changes in its thread, and the end-of-input watermark must sit in the
+            // source's chain
             throw new IllegalArgumentException("Engram's pipeline needs operator chaining: "
                     + "leave flink.pipeline.operator-chaining.enabled at true");
         }
@@ -87,10 +87,14 @@ public final class EngramPipeline {
 
         // Read and validate: every record is a payload or a reject, event time from the payload; a draining
         // stop ends event time even when the source is idle.
+        WatermarkStrategy<Ingested> eventTime = WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
+                .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis());
+        // Idleness is judged by the wall clock: a split merely slower than the others would let the watermark pass
+        // records it has not read yet, and what they fall into would depend on timing. A bounded run's splits all
+        // end, so it needs none, and gives the same results on every run (docs/algorithms.md, "Cycles").
         DataStream<Ingested> read = env
-                .fromSource(inputs, WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
-                        .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis())
-                        .withIdleness(config.sourceIdleness()), SOURCE_NAME).uid("inputs");
+                .fromSource(inputs, config.bounded() ? eventTime : eventTime.withIdleness(config.sourceIdleness()),
+                        SOURCE_NAME).uid("inputs");
         SingleOutputStreamOperator<StoreChange> memories = read
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
                 .process(new RouteInputs(config.metricsEnabled()), StoreChange.TYPE).uid("route-inputs")

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,10 +31,14 @@ import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.api.common.typeutils.base.ListSerializer;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -49,13 +54,20 @@ import org.apache.flink.util.OutputTag;
  * the open cycle's counters. A tenant's shape is read from state once per checkpoint interval and kept on the
  * heap while it changes ({@link LiveShapes}, bounded by the entries it holds); {@link CollapseDetectorOperator}
  * writes the changed shapes back at the barrier, or earlier when the bound is passed, so with RocksDB a write
- * costs an in-memory update, not a (de)serialization of the whole shape. A cycle closes on the writer's
- * {@code CLOSE_CYCLE} or, for the last cycle before a
- * pause, on an event-time timer a quiet gap after its last write. Closing scores the canaries with BM25 against
- * the tenant's records as the shape holds them ({@link CanarySet#ranks}: the writes OpenSearch acknowledged up to
- * this close, not what it received since), evaluates the alerts ({@link CollapseAlerts}) and emits the
- * {@code cycle_metrics} row; fired alerts and newly minted canaries go to side outputs. Rows are a function of
- * the state and the changes only, so a cycle closed again after a restore writes the same row.
+ * costs an in-memory update, not a (de)serialization of the whole shape.
+ *
+ * <p>Changes reach the detector in an order that depends on timing: gateway writes from several partitions,
+ * compaction's changes from several subtasks. So each waits in keyed state until the watermark passes the event
+ * time it was written at, and the tenant's changes are applied in event-time order, those of the same time in
+ * {@link #SAME_TIME_ORDER} (docs/algorithms.md, "Cycles"): which cycle each falls into ({@link CycleClock}: a new
+ * gateway cycle id, or a quiet gap), what the shape holds when a cycle closes and the canaries minted from it are
+ * a function of the input, however partitions and timers interleave. The last cycle before a pause closes on an
+ * event-time timer a quiet gap after its last write. A change that arrives behind the watermark (input more out
+ * of order than the watermark allows) is applied when it arrives. Closing scores the canaries with BM25 against
+ * the tenant's records as the shape holds them ({@link CanarySet#ranks}), evaluates the alerts
+ * ({@link CollapseAlerts}) and emits the {@code cycle_metrics} row; fired alerts and newly minted canaries go to
+ * side outputs. Rows are a function of the state and the changes only, so a cycle closed again after a restore
+ * writes the same row.
  *
  * <p>The store is read only to upgrade a shape restored from the first state format, whose entries lack the
  * words and source refs canary scoring needs: their texts are read back from OpenSearch once.
@@ -85,6 +97,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ValueState<String> canariesAsJson;
     private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
+    /** The changes the watermark has not passed yet, by the event time they were written at. */
+    private transient MapState<Long, List<StoreChange>> pending;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient LiveShapes liveShapes;
     /** The size of the tenant's shape as last written, so the records of every tenant add up without reading shapes. */
@@ -132,6 +146,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         canariesAsJson = getRuntimeContext().getState(LegacyDetectorJson.canariesDescriptor());
         historyAsJson = getRuntimeContext().getListState(LegacyDetectorJson.historyDescriptor());
         open = getRuntimeContext().getState(openCycleDescriptor());
+        pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("pending-changes", LongSerializer.INSTANCE,
+                new ListSerializer<>(StoreChange.SERIALIZER)));
         shapeSize = getRuntimeContext().getState(shapeSizeDescriptor());
         liveShapes = new LiveShapes(heldShapeRecords);
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
@@ -140,6 +156,22 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         metrics.gauge("detector_open_cycles", () -> openCycles);
         metrics.gauge("detector_shape_records", () -> shapeRecords);
         metrics.gauge("detector_held_shape_records", liveShapes::heldRecords);
+    }
+
+    /**
+     * The order of a tenant's changes written at the same event time (docs/algorithms.md, "Cycles"): by session
+     * (none first), then by the record they touch; changes the same in both keep the order they arrived in, which is
+     * the order of the one upstream task both came through.
+     */
+    static final Comparator<StoreChange> SAME_TIME_ORDER = Comparator
+            .comparing(StoreChange::sessionId, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
+            .thenComparing(CollapseDetectorFunction::recordOf);
+
+    private static String recordOf(StoreChange change) {
+        if (change instanceof StoreChange.Upsert u) {
+            return u.record().id();
+        }
+        return change instanceof StoreChange.Delete d ? d.id() : "";
     }
 
     private static ValueStateDescriptor<OpenCycle> openCycleDescriptor() {
@@ -170,26 +202,38 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     @Override
     public void processElement(StoreChange change, Context ctx, Collector<CycleMetrics> out) throws Exception {
-        OpenCycle cycle = open.value();
-        if (change instanceof StoreChange.CloseCycle closing) {
-            if (cycle != null && cycle.cycleId().equals(closing.cycleId())) {
-                close(cycle, closing.reason(), ctx, out);
-            }
+        long writtenAt = change.writtenAt(ctx.timestamp());
+        if (writtenAt <= ctx.timerService().currentWatermark()) {
+            apply(change, writtenAt, ctx, out); // behind the watermark already: no timer of its time will fire again
             return;
         }
-        if (cycle != null && !cycle.cycleId().equals(change.cycleId())) {
-            close(cycle, CycleClock.BY_CYCLE_ID, ctx, out);
+        List<StoreChange> waiting = pending.get(writtenAt);
+        List<StoreChange> now = waiting == null ? new ArrayList<>() : new ArrayList<>(waiting);
+        now.add(change);
+        pending.put(writtenAt, now);
+        ctx.timerService().registerEventTimeTimer(writtenAt);
+    }
+
+    /**
+     * Applies a change in the tenant's event-time order: the cycle it falls into ({@link CycleClock}, closing the open
+     * one first when it ends there), then the shape and the cycle's counters.
+     */
+    private void apply(StoreChange change, long writtenAt, Context ctx, Collector<CycleMetrics> out) throws Exception {
+        OpenCycle cycle = open.value();
+        CycleClock.Decision d = clock.next(cycle == null ? null : cycle.cycleId(),
+                cycle == null ? 0 : cycle.lastWriteMillis(), change.cycleId(), writtenAt);
+        if (d.closes() != null) {
+            close(cycle, d.closeReason(), ctx, out);
             cycle = null;
         }
         long accepted = applyToShape(change, ctx.getCurrentKey());
-        long writtenAt = change.writtenAt(ctx.timestamp());
         long lastWrite = cycle == null ? writtenAt : Math.max(cycle.lastWriteMillis(), writtenAt);
         long timer = moveQuietTimer(cycle, lastWrite, ctx);
         int floorViolations = change instanceof StoreChange.MergeSignals m ? m.floorViolations() : 0;
         int guardRefusals = change instanceof StoreChange.MergeSignals m ? m.guardRefusals() : 0;
         if (cycle == null) {
             openCycles++;
-            open.update(new OpenCycle(change.cycleId(), lastWrite, accepted, floorViolations, guardRefusals, timer));
+            open.update(new OpenCycle(d.cycleId(), lastWrite, accepted, floorViolations, guardRefusals, timer));
         } else {
             open.update(new OpenCycle(cycle.cycleId(), lastWrite, cycle.acceptedActions() + accepted,
                     cycle.mergeFloorViolations() + floorViolations, cycle.generationGuardRefusals() + guardRefusals,
@@ -215,10 +259,10 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     }
 
     /** Sets the open cycle's quiet-gap timer a quiet gap after {@code lastWrite}; returns its time. */
-    private long moveQuietTimer(OpenCycle cycle, long lastWrite, Context ctx) {
+    private long moveQuietTimer(OpenCycle cycle, long lastWrite, Context ctx) throws Exception {
         long timer = clock.quietCloseAt(lastWrite);
         if (cycle != null && cycle.quietTimer() != timer) {
-            ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
+            dropQuietTimer(cycle, ctx);
         }
         if (cycle == null || cycle.quietTimer() != timer) {
             ctx.timerService().registerEventTimeTimer(timer);
@@ -226,11 +270,31 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         return timer;
     }
 
+    /**
+     * The watermark passed {@code timestamp}: the open cycle closes if it has been quiet since, then the changes
+     * written at that time are applied in {@link #SAME_TIME_ORDER}.
+     */
+    /** Deletes a cycle's quiet timer, unless changes written at that time wait for it too. */
+    private void dropQuietTimer(OpenCycle cycle, Context ctx) throws Exception {
+        if (!pending.contains(cycle.quietTimer())) {
+            ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
+        }
+    }
+
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<CycleMetrics> out) throws Exception {
         OpenCycle cycle = open.value();
         if (cycle != null && cycle.quietTimer() == timestamp) {
             close(cycle, CycleClock.BY_QUIET_GAP, ctx, out);
+        }
+        List<StoreChange> due = pending.get(timestamp);
+        if (due != null) {
+            pending.remove(timestamp);
+            List<StoreChange> ordered = new ArrayList<>(due);
+            ordered.sort(SAME_TIME_ORDER);
+            for (StoreChange change : ordered) {
+                apply(change, timestamp, ctx, out);
+            }
         }
     }
 
@@ -270,7 +334,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             ctx.output(ALERTS, new FiredAlert(tenant, row.cycleId(), a.kind(), row.ts(), row.canarySetId(), a.detail()));
         }
         keepInHistory(past, row);
-        ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
+        dropQuietTimer(cycle, ctx);
         open.clear();
         openCycles--;
     }

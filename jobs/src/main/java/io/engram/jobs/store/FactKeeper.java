@@ -40,8 +40,12 @@ final class FactKeeper implements FactTable {
     private final MapState<String, List<String>> slots;
     private final MapState<String, Long> expiries;
     private final InternalTimerService<String> timers;
+    /** How long after its time the wall clock applies an expiry or sweep event time has not reached; null: never. */
+    private final Duration wallClockGrace;
+    /** The sweeps already applied, by type, at the time of their last one (so the other clock's timer skips it). */
+    private final MapState<String, Long> swept;
 
-    FactKeeper(KeyedStateStore states, InternalTimerService<String> timers) {
+    FactKeeper(KeyedStateStore states, InternalTimerService<String> timers, Duration wallClockGrace) {
         this.facts = states.getMapState(new MapStateDescriptor<>("memory-facts", StringSerializer.INSTANCE,
                 FactSerializer.INSTANCE));
         this.slots = states.getMapState(new MapStateDescriptor<>("memory-slots", StringSerializer.INSTANCE,
@@ -49,6 +53,9 @@ final class FactKeeper implements FactTable {
         this.expiries = states.getMapState(new MapStateDescriptor<>("expires-at", StringSerializer.INSTANCE,
                 LongSerializer.INSTANCE));
         this.timers = timers;
+        this.wallClockGrace = wallClockGrace;
+        this.swept = states.getMapState(new MapStateDescriptor<>("swept-at", StringSerializer.INSTANCE,
+                LongSerializer.INSTANCE));
     }
 
     @Override
@@ -124,15 +131,26 @@ final class FactKeeper implements FactTable {
         Long expires = r.expiresAt() == null ? null : r.expiresAt().toEpochMilli();
         if (before != null && !before.equals(expires)) {
             timers.deleteEventTimeTimer(r.id(), before);
+            if (wallClockGrace != null) {
+                timers.deleteProcessingTimeTimer(r.id(), before + wallClockGrace.toMillis());
+            }
             expiries.remove(r.id());
         }
         if (expires != null) {
             expiries.put(r.id(), expires);
-            timers.registerEventTimeTimer(r.id(), expires);
+            register(r.id(), expires);
         }
         Duration maxAge = retention.maxAge(r.type());
         if (maxAge != null) {
-            timers.registerEventTimeTimer(SWEEP + r.type().label(), Retention.sweepAt(r.ts().toEpochMilli(), maxAge));
+            register(SWEEP + r.type().label(), Retention.sweepAt(r.ts().toEpochMilli(), maxAge));
+        }
+    }
+
+    /** A timer at {@code at} in event time and, with a grace, one that long after it by the wall clock. */
+    private void register(String namespace, long at) {
+        timers.registerEventTimeTimer(namespace, at);
+        if (wallClockGrace != null) {
+            timers.registerProcessingTimeTimer(namespace, at + wallClockGrace.toMillis());
         }
     }
 
@@ -144,7 +162,12 @@ final class FactKeeper implements FactTable {
         if (namespace.startsWith(SWEEP)) {
             RecordType type = RecordType.ofLabel(namespace.substring(SWEEP.length()));
             Duration maxAge = retention.maxAge(type);
-            return maxAge == null ? null : new StoreChange.Sweep(tenantId, type, Retention.cutoff(at, maxAge), at);
+            Long last = swept.get(namespace);
+            if (maxAge == null || (last != null && last >= at)) {
+                return null; // no retention any more, or swept this far by the other clock's timer
+            }
+            swept.put(namespace, at);
+            return new StoreChange.Sweep(tenantId, type, Retention.cutoff(at, maxAge), at);
         }
         Long expires = expiries.get(namespace);
         if (expires == null || expires != at) {

@@ -7,20 +7,23 @@ import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
  * One change to a tenant's store, in the order the tenant's writer applies it: index a record, delete one, drop
  * the chunks of a document's older versions, forget, or count a cycle's merge signals. The writer passes the
- * learning-store changes on to the collapse detector after they are written, in their cycle, and adds a
- * {@link CloseCycle} where a cycle ends. Each kind is a record of its own fields; streams and the writer's state
+ * learning-store changes on to the collapse detector after they are written; the detector decides their cycles in
+ * event-time order. Each kind is a record of its own fields; streams and the writer's state
  * carry them through {@link StoreChangeSerializer}.
  */
 public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Delete, StoreChange.ReplaceDocument,
-        StoreChange.Forget, StoreChange.MergeSignals, StoreChange.CloseCycle, StoreChange.Supersede,
+        StoreChange.Forget, StoreChange.MergeSignals, StoreChange.Supersede,
         StoreChange.Sweep {
 
     /** The type of a stream of changes. */
     TypeInformation<StoreChange> TYPE = SerializerTypeInfo.of(StoreChange.class, StoreChangeSerializer.INSTANCE);
+    /** The serializer of changes in keyed state. */
+    TypeSerializer<StoreChange> SERIALIZER = StoreChangeSerializer.INSTANCE;
 
     String tenantId();
 
@@ -32,7 +35,7 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         return null;
     }
 
-    /** The cycle the change falls into: a gateway's named cycle, or the writer's once it applied the change. */
+    /** The cycle a gateway named for the change, or null: the detector decides which cycle it falls into. */
     default String cycleId() {
         return null;
     }
@@ -42,10 +45,6 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         return false;
     }
 
-    /** This change in {@code cycle}, the writer's decision; a change the detector does not follow has none. */
-    default StoreChange inCycle(String cycle) {
-        return this;
-    }
 
     /** A change compaction made (gateways never write summaries); the writer applies these in event-time order. */
     default boolean fromCompaction() {
@@ -84,11 +83,6 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         }
 
         @Override
-        public Upsert inCycle(String cycle) {
-            return new Upsert(record, cycle);
-        }
-
-        @Override
         public boolean fromCompaction() {
             return record.type() == RecordType.SUMMARY;
         }
@@ -116,11 +110,6 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         @Override
         public boolean touchesLearningStore() {
             return StoreShape.LEARNING_TYPES.contains(type);
-        }
-
-        @Override
-        public Delete inCycle(String cycle) {
-            return new Delete(tenantId, id, type, sessionId, tsMillis, cycle);
         }
 
         @Override
@@ -158,11 +147,6 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         }
 
         @Override
-        public MergeSignals inCycle(String cycle) {
-            return new MergeSignals(tenantId, sessionId, tsMillis, floorViolations, guardRefusals, cycle);
-        }
-
-        @Override
         public boolean fromCompaction() {
             return true;
         }
@@ -177,9 +161,5 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
 
     /** Remove the tenant's records of {@code type} older than its retention: {@code ts} before {@code cutoffMillis}. */
     record Sweep(String tenantId, RecordType type, long cutoffMillis, long tsMillis) implements StoreChange {
-    }
-
-    /** The end of a tenant's cycle, and why it ended ({@link io.engram.model.collapse.CycleClock}'s reasons). */
-    record CloseCycle(String tenantId, String cycleId, String reason, long tsMillis) implements StoreChange {
     }
 }

@@ -2,7 +2,6 @@ package io.engram.jobs.store;
 
 import io.engram.jobs.serde.Layout;
 import io.engram.jobs.serde.LayoutSerializer;
-import io.engram.jobs.store.StoreChange.CloseCycle;
 import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Forget;
 import io.engram.jobs.store.StoreChange.MergeSignals;
@@ -50,7 +49,6 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     private static final byte REPLACE_DOCUMENT = 3;
     private static final byte FORGET = 4;
     private static final byte MERGE_SIGNALS = 5;
-    private static final byte CLOSE_CYCLE = 6;
     private static final byte SUPERSEDE = 7;
     private static final byte SWEEP = 8;
 
@@ -106,13 +104,7 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             out.writeLong(s.cutoffMillis());
             out.writeLong(s.tsMillis());
         } else {
-            serializeCycleChange(change, out);
-        }
-    }
-
-    /** The changes only the collapse detector reads. */
-    private static void serializeCycleChange(StoreChange change, DataOutputView out) throws IOException {
-        if (change instanceof MergeSignals m) {
+            MergeSignals m = (MergeSignals) change; // what only the collapse detector reads
             out.writeByte(MERGE_SIGNALS);
             Layout.writeString(m.tenantId(), out);
             Layout.writeString(m.sessionId(), out);
@@ -120,13 +112,6 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             out.writeInt(m.floorViolations());
             out.writeInt(m.guardRefusals());
             Layout.writeString(m.cycleId(), out);
-        } else {
-            CloseCycle c = (CloseCycle) change;
-            out.writeByte(CLOSE_CYCLE);
-            Layout.writeString(c.tenantId(), out);
-            Layout.writeString(c.cycleId(), out);
-            Layout.writeString(c.reason(), out);
-            out.writeLong(c.tsMillis());
         }
     }
 
@@ -142,8 +127,6 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             case FORGET -> forget(Layout.readString(in), in.readLong(), in);
             case MERGE_SIGNALS -> new MergeSignals(Layout.readString(in), Layout.readString(in), in.readLong(),
                     in.readInt(), in.readInt(), Layout.readString(in));
-            case CLOSE_CYCLE -> new CloseCycle(Layout.readString(in), Layout.readString(in), Layout.readString(in),
-                    in.readLong());
             case SUPERSEDE -> new Supersede(Layout.readString(in), Layout.readString(in), Layout.readString(in),
                     Layout.readOptional(in, in::readLong), in.readLong());
             case SWEEP -> new Sweep(Layout.readString(in), RecordType.ofLabel(Layout.readString(in)), in.readLong(),

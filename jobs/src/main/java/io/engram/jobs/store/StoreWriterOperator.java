@@ -11,7 +11,6 @@ import io.engram.jobs.store.StoreChange.MergeSignals;
 import io.engram.jobs.store.StoreChange.ReplaceDocument;
 import io.engram.jobs.store.StoreChange.Sweep;
 import io.engram.jobs.store.StoreChange.Upsert;
-import io.engram.model.collapse.CycleClock;
 import io.engram.model.facts.FactPolicy;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
@@ -26,10 +25,7 @@ import java.util.Comparator;
 import java.util.List;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.ValueState;
-import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
@@ -42,8 +38,8 @@ import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.util.OutputTag;
 
 /**
- * Writes store changes in bulk and then passes the learning-store ones on, in their cycle, to the collapse
- * detector chained behind it. Runs keyed by tenant.
+ * Writes store changes in bulk and then passes the learning-store ones on to the collapse detector chained behind
+ * it, which decides their cycles in event-time order. Runs keyed by tenant.
  *
  * <p>Changes are written in batches ({@link BatchingOperator}: {@code maxBulk} changes or {@code maxDelay}). Ids
  * are deterministic, so a replay after a restore rewrites the same documents. Writing before forwarding means the
@@ -51,16 +47,12 @@ import org.apache.flink.util.OutputTag;
  * retries while OpenSearch is unavailable (the store's {@link io.engram.store.RetryPolicy}), which backs the
  * pipeline up instead of losing records.
  *
- * <p>When a write opens a new cycle for its tenant ({@link CycleClock}), the buffer is written first and a
- * {@link StoreChange.CloseCycle} is emitted before the new cycle's change is buffered: the detector scores the
- * closed cycle's canaries while the store holds exactly that cycle's writes of the tenant.
- *
  * <p>A tenant's sessions are compacted on different keys, maybe different subtasks, so their changes arrive in
  * an order that depends on timing. Changes from compaction therefore wait in keyed state until the watermark
- * passes the event time compaction made them at, and are applied in that time's order (then by session): the
- * cycles they fall into, and what the store holds when a cycle closes, depend on the input only. Compaction
- * emits a change when its own watermark passes that time, so the wait is only for the slowest subtask.
- * Gateway writes are applied as they come, for freshness.
+ * passes the event time compaction made them at, and are applied in that time's order (then by session), so the
+ * store receives them in an order that depends on the input only. Compaction emits a change when its own
+ * watermark passes that time, so the wait is only for the slowest subtask. Gateway writes are applied as they
+ * come, for freshness.
  *
  * <p>A forget is applied in the tenant's order of changes: the buffer before it is written, then the store
  * deletes what it covers ({@link MemoryWriter#forget}), and its completion, stamped by the operator's clock, goes
@@ -75,40 +67,44 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
 
     /**
      * What the writer is told: the embedding model and vector size the index is set up for, at most
-     * {@code maxBulk} changes a bulk request or {@code maxDelay} of waiting, the cycles' quiet gap, how long a
-     * forget is kept against late arrivals, and whether metrics are reported.
+     * {@code maxBulk} changes a bulk request or {@code maxDelay} of waiting, how long a forget is kept against
+     * late arrivals, whether metrics are reported, the policy of memory facts, and how long after an expiry's or
+     * a retention sweep's time the wall clock applies it when event time has not (null: never).
      */
-    public record Settings(String embeddingModel, int vectorDimension, int maxBulk, Duration maxDelay, Duration quietGap,
-                           Duration forgetRetention, boolean metricsEnabled, FactPolicy facts) implements Serializable {
+    public record Settings(String embeddingModel, int vectorDimension, int maxBulk, Duration maxDelay,
+                           Duration forgetRetention, boolean metricsEnabled, FactPolicy facts,
+                           Duration wallClockGrace) implements Serializable {
 
-        /** The pipeline's settings, for vectors of its embedding model. */
+        /**
+         * The pipeline's settings, for vectors of its embedding model. Expiry and retention fall back on the wall
+         * clock the out-of-orderness and idleness after their time, unless the run is bounded (its input ends, and
+         * event time with it).
+         */
         public static Settings of(PipelineConfig config) {
             return new Settings(config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(),
-                    config.bulkDelay(), config.quietGap(), config.stateTtl(), config.metricsEnabled(), config.facts());
+                    config.bulkDelay(), config.stateTtl(), config.metricsEnabled(), config.facts(),
+                    config.bounded() ? null : config.outOfOrderness().plus(config.sourceIdleness()));
         }
 
         public Settings withIndex(String model, int dimension) {
-            return new Settings(model, dimension, maxBulk, maxDelay, quietGap, forgetRetention, metricsEnabled, facts);
+            return new Settings(model, dimension, maxBulk, maxDelay, forgetRetention, metricsEnabled, facts,
+                    wallClockGrace);
         }
 
         public Settings withBulk(int size, Duration delay) {
-            return new Settings(embeddingModel, vectorDimension, size, delay, quietGap, forgetRetention, metricsEnabled, facts);
-        }
-
-        public Settings withQuietGap(Duration gap) {
-            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, gap, forgetRetention, metricsEnabled, facts);
+            return new Settings(embeddingModel, vectorDimension, size, delay, forgetRetention, metricsEnabled, facts,
+                    wallClockGrace);
         }
 
         /** These settings with {@code policy}'s supersession and retention. */
         public Settings withFacts(FactPolicy policy) {
-            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, quietGap, forgetRetention,
-                    metricsEnabled, policy);
+            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, forgetRetention,
+                    metricsEnabled, policy, wallClockGrace);
         }
     }
 
     private final MemoryStore.Factory storeFactory;
     private final Settings settings;
-    private final CycleClock cycles;
     /** The wall clock of forget completions and freshness. */
     private final Clock clock;
 
@@ -118,8 +114,6 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
 
     private transient MemoryWriter store;
     private transient int buffered;
-    private transient ValueState<String> openCycle;
-    private transient ValueState<Long> lastWrite;
     private transient ListState<HeldChange> heldChanges;
     private transient ListState<TimedChange> heldByEarlierVersion;
     private transient InternalTimerService<VoidNamespace> compactionTimers;
@@ -149,7 +143,6 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         super(settings.maxDelay());
         this.storeFactory = storeFactory;
         this.settings = settings;
-        this.cycles = new CycleClock(settings.quietGap());
         this.clock = clock;
     }
 
@@ -159,8 +152,6 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         MemoryStore opened = storeFactory.open();
         store = opened;
         opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
-        openCycle = getKeyedStateStore().getState(new ValueStateDescriptor<>("open-cycle", Types.STRING));
-        lastWrite = getKeyedStateStore().getState(new ValueStateDescriptor<>("last-learning-write", Types.LONG));
         heldChanges = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("held-compaction-changes", HeldChange.Serializer.INSTANCE));
         heldByEarlierVersion = getKeyedStateStore().getListState(
@@ -169,7 +160,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
                 new ListStateDescriptor<>("forgets", TypeInformation.of(ForgetEvent.class)));
         compactionTimers = getInternalTimerService("compaction-order", VoidNamespaceSerializer.INSTANCE, this);
         facts = new FactKeeper(getKeyedStateStore(), getInternalTimerService("fact-timers", StringSerializer.INSTANCE,
-                new FactTimers()));
+                new FactTimers()), settings.wallClockGrace());
         openMetrics();
     }
 
@@ -283,23 +274,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
             decided = settings.facts().supersession() ? supersede(upsert) : decided;
             facts.schedule(upsert.record(), settings.facts().retentionOf(upsert.tenantId()));
         }
-        change = decided.get(0);
-        if (change.touchesLearningStore()) {
-            Long last = lastWrite.value();
-            long writtenAt = change.writtenAt(element.hasTimestamp() ? element.getTimestamp() : null);
-            CycleClock.Decision d = cycles.next(openCycle.value(), last == null ? 0 : last, change.cycleId(), writtenAt);
-            if (d.closes() != null) {
-                flush();
-                output.collect(new StreamRecord<>(new StoreChange.CloseCycle(change.tenantId(), d.closes(),
-                        d.closeReason(), last), last));
-            }
-            openCycle.update(d.cycleId());
-            lastWrite.update(last == null ? writtenAt : Math.max(last, writtenAt));
-            change = change.inCycle(d.cycleId());
-        }
-        add(change, element);
-        for (StoreChange mark : decided.subList(1, decided.size())) {
-            add(mark, element);
+        for (StoreChange decidedChange : decided) {
+            add(decidedChange, element);
         }
     }
 
@@ -314,25 +290,33 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         return decided;
     }
 
-    /** The timers of expiries and retention sweeps: each applied as a forget, or a sweep, in the tenant's order. */
+    /**
+     * The timers of expiries and retention sweeps: each applied as a forget, or a sweep, in the tenant's order. Event
+     * time applies them once the watermark passes their time; the wall clock, {@code wallClockGrace} after it, when
+     * the watermark has not (a quiet input, whose sources went idle, moves no watermark). Whichever fires second
+     * finds it done.
+     */
     private final class FactTimers implements Triggerable<String, String> {
         @Override
         public void onEventTime(InternalTimer<String, String> timer) throws Exception {
-            StoreChange change = facts.fired(timer.getKey(), timer.getNamespace(), timer.getTimestamp(),
-                    settings.facts().retentionOf(timer.getKey()));
+            fire(timer.getKey(), timer.getNamespace(), timer.getTimestamp());
+        }
+
+        @Override
+        public void onProcessingTime(InternalTimer<String, String> timer) throws Exception {
+            fire(timer.getKey(), timer.getNamespace(), timer.getTimestamp() - settings.wallClockGrace().toMillis());
+        }
+
+        private void fire(String tenant, String namespace, long at) throws Exception {
+            StoreChange change = facts.fired(tenant, namespace, at, settings.facts().retentionOf(tenant));
             if (change instanceof Forget expiry) {
                 remember(expiry.event());
                 facts.forgotten(expiry.event());
             }
             if (change != null) {
-                add(change, new StreamRecord<>(change, timer.getTimestamp()));
+                add(change, new StreamRecord<>(change, at));
                 flush(); // before the watermark that fired it is forwarded
             }
-        }
-
-        @Override
-        public void onProcessingTime(InternalTimer<String, String> timer) {
-            throw new IllegalStateException("the writer sets no processing-time timers on keys");
         }
     }
 

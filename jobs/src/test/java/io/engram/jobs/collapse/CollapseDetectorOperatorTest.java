@@ -3,7 +3,6 @@ package io.engram.jobs.collapse;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.store.StoreChange;
-import io.engram.jobs.store.StoreChange.CloseCycle;
 import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.collapse.CollapseConfig;
@@ -97,8 +96,15 @@ class CollapseDetectorOperatorTest {
                 Instant.ofEpochMilli(ts)).tokens(5).build(), "c0");
     }
 
+    /** A change, and the watermark passing its time: the detector applies it then. */
     private static void feed(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h, StoreChange change) throws Exception {
         h.processElement(new StreamRecord<>(change, change.tsMillis()));
+        h.processWatermark(change.tsMillis());
+    }
+
+    /** The first change of the tenant's gateway cycle c1 (one that writes nothing): it closes c0. */
+    private static StoreChange nextCycle(String tenant, long ts) {
+        return new StoreChange.MergeSignals(tenant, null, ts, 0, 0, "c1");
     }
 
     private static CycleMetrics onlyRow(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h) {
@@ -120,11 +126,84 @@ class CollapseDetectorOperatorTest {
         try (var after = restored(backend, snapshot)) {
             feed(after, memory(5, T0 + 20));
             feed(after, new Delete(TENANT, RecordIds.memory(TENANT, "m0"), RecordType.MEMORY, null, T0 + 21, "c0"));
-            feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(after, nextCycle(TENANT, T0 + 30));
             CycleMetrics row = onlyRow(after);
             assertThat(row.cycleId()).isEqualTo("c0");
             assertThat(row.storeTotal()).as("5 before the snapshot, +1 -1 after").isEqualTo(5);
             assertThat(row.acceptedActions()).isEqualTo(7);
+        }
+    }
+
+    /**
+     * One tenant's changes over three cycles: gateway memories without a cycle id and compaction's summaries (of two
+     * sessions) in the first two, parted by quiet gaps, then a gateway-named cycle a summary joins.
+     */
+    private static List<StoreChange> threeCycles(String tenant) {
+        List<StoreChange> changes = new ArrayList<>();
+        long minute = 60_000;
+        for (int i = 0; i < 6; i++) {
+            changes.add(invoiceMemory(tenant, "a" + i, "note " + i + " about " + TOPICS[i % 7] + " and the harbour",
+                    T0 + i * minute, null));
+        }
+        changes.add(summaryOf(tenant, "s1", "the harbour and invoices discussed", T0 + 3 * minute));
+        for (int i = 0; i < 5; i++) {
+            changes.add(invoiceMemory(tenant, "b" + i, "later note " + i + " about " + TOPICS[(i + 3) % 7],
+                    T0 + (20 + i) * minute, null));
+        }
+        changes.add(summaryOf(tenant, "s2", "budget and travel summarised", T0 + 22 * minute));
+        changes.add(new Delete(tenant, RecordIds.memory(tenant, "a0"), RecordType.MEMORY, null, T0 + 23 * minute, null));
+        changes.add(invoiceMemory(tenant, "g0", "the gateway's cycle starts with hiring", T0 + 40 * minute, "g1"));
+        changes.add(summaryOf(tenant, "s3", "hiring and security summarised", T0 + 41 * minute));
+        changes.add(invoiceMemory(tenant, "g1", "the gateway's cycle ends with security", T0 + 42 * minute, "g1"));
+        return changes;
+    }
+
+    private static StoreChange summaryOf(String tenant, String session, String text, long ts) {
+        return new Upsert(MemoryRecord.of(tenant + "-summary-" + session, tenant, RecordType.SUMMARY, text,
+                Instant.ofEpochMilli(ts)).session(session).provenance(List.of(session + "-t1"), 1).quality(0.8, 0.2)
+                .tokens(5).build(), null);
+    }
+
+    /** The rows and minted canaries of a run: what PostgreSQL would hold. */
+    private static List<String> outputs(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> h) {
+        List<String> out = new ArrayList<>();
+        h.extractOutputValues().forEach(row -> out.add(row.toString()));
+        var minted = h.getSideOutput(CollapseDetectorFunction.CANARIES);
+        if (minted != null) {
+            minted.forEach(c -> out.add(c.getValue().toString()));
+        }
+        return out;
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void changesArrivingInAnyOrderBeforeTheWatermarkCloseTheSameCycles(String backend) throws Exception {
+        String tenant = "detector-order";
+        List<StoreChange> changes = threeCycles(tenant);
+        List<String> inEventTime;
+        try (var h = opened(backend)) {
+            for (StoreChange c : changes) {
+                feed(h, c);
+            }
+            h.processWatermark(T0 + 3_600_000);
+            inEventTime = outputs(h);
+        }
+        assertThat(inEventTime.stream().filter(line -> line.startsWith("CycleMetrics")))
+                .as("three cycles: two closed by quiet gaps, the gateway's by the end of its quiet").hasSize(3)
+                .anySatisfy(row -> assertThat(row).contains("cycleId=g1"))
+                .allSatisfy(row -> assertThat(row).contains("closeReason=quiet_gap").doesNotContain("storeTotal=0,"));
+        assertThat(inEventTime.get(0)).as("the first cycle: six memories and a summary").contains("storeTotal=7,");
+        assertThat(inEventTime.get(1)).as("then five memories, a summary, one memory deleted").contains("storeTotal=12,");
+        for (long seed = 1; seed <= 3; seed++) {
+            List<StoreChange> shuffled = new ArrayList<>(changes);
+            java.util.Collections.shuffle(shuffled, new java.util.Random(seed));
+            try (var h = opened(backend)) {
+                for (StoreChange c : shuffled) { // partitions and compaction subtasks racing ahead of each other
+                    h.processElement(new StreamRecord<>(c, c.tsMillis()));
+                }
+                h.processWatermark(T0 + 3_600_000);
+                assertThat(outputs(h)).as("arrival order " + seed).isEqualTo(inEventTime);
+            }
         }
     }
 
@@ -143,7 +222,7 @@ class CollapseDetectorOperatorTest {
         for (int t = 0; t < 30; t++) {
             changes.add(new Delete("detector-many-" + t, RecordIds.memory("detector-many-" + t, "m" + t % 20),
                     RecordType.MEMORY, null, T0 + 700 + t, "c0"));
-            changes.add(new CloseCycle("detector-many-" + t, "c0", "cycle_id", T0 + 800 + t));
+            changes.add(nextCycle("detector-many-" + t, T0 + 800 + t));
         }
         return changes;
     }
@@ -218,7 +297,7 @@ class CollapseDetectorOperatorTest {
     void aSnapshotOfTheVersionBeforeTheBoundRestoresAndScoresAsAnUninterruptedRun(String backend) throws Exception {
         List<StoreChange> after = new ArrayList<>(legacyTenants(10, 20));
         for (int t = 0; t < 8; t++) {
-            after.add(new CloseCycle("legacy-" + t, "c0", "cycle_id", T0 + 500 + t));
+            after.add(nextCycle("legacy-" + t, T0 + 500 + t));
         }
         List<CycleMetrics> uninterrupted;
         try (var all = harness(backend, detector(Long.MAX_VALUE))) {
@@ -261,7 +340,7 @@ class CollapseDetectorOperatorTest {
             feed(before, memory(1, T0 + 2)); // after the barrier: lost with the task, replayed from Kafka
         }
         try (var after = restored(backend, snapshot)) {
-            feed(after, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(after, nextCycle(TENANT, T0 + 30));
             assertThat(onlyRow(after).storeTotal()).isEqualTo(1);
         }
     }
@@ -297,7 +376,7 @@ class CollapseDetectorOperatorTest {
 
             // m0, the canary's anchor, is not in the index: the canary misses, recall falls from 1.0 to 0
             feed(harness, memory(7, T0));
-            feed(harness, new CloseCycle(TENANT, "c0", "cycle_id", T0 + 30));
+            feed(harness, nextCycle(TENANT, T0 + 30));
             CycleMetrics row = onlyRow(harness);
             assertThat(row.canarySetId()).as("the earlier set, not a new one").isEqualTo("cs-earlier");
             assertThat(row.canaryRanks()).extracting(java.util.Map.Entry::getKey).containsExactly("c000");
@@ -338,7 +417,7 @@ class CollapseDetectorOperatorTest {
             for (StoreChange op : cycle0.subList(6, 12)) {
                 feed(before, op);
             }
-            feed(before, new CloseCycle(tenant, "c0", "cycle_id", T0 + 50));
+            feed(before, nextCycle(tenant, T0 + 50));
             first = onlyRow(before);
         }
         // the killed run had written the next cycle's records before it died: the store holds them now
@@ -350,7 +429,7 @@ class CollapseDetectorOperatorTest {
             for (StoreChange op : cycle0.subList(6, 12)) { // replayed from Kafka
                 feed(after, op);
             }
-            feed(after, new CloseCycle(tenant, "c0", "cycle_id", T0 + 50));
+            feed(after, nextCycle(tenant, T0 + 50));
             CycleMetrics again = onlyRow(after);
             // twelve equal scores rank by id: m8 and m9 fall out of the top 10
             assertThat(first.meanRecall()).as("the canaries find their anchors").isEqualTo(10 / 12.0);
@@ -386,7 +465,7 @@ class CollapseDetectorOperatorTest {
                     new ValueStateDescriptor<>("store-shape", StoreShapeSerializer.INSTANCE)).update(restored);
 
             feed(harness, invoiceMemory(tenant, "m3", "the canteen menu changes weekly", T0 + 1, "c0"));
-            feed(harness, new CloseCycle(tenant, "c0", "cycle_id", T0 + 30));
+            feed(harness, nextCycle(tenant, T0 + 30));
             CycleMetrics row = onlyRow(harness);
             assertThat(row.storeTotal()).isEqualTo(4);
             assertThat(row.canaryCount()).isEqualTo(4);

@@ -48,7 +48,6 @@ class StoreChangeSerializerTest {
                 new StoreChange.ReplaceDocument("acme", "coder", "AGENTS.md", 4, 44),
                 new StoreChange.Forget("acme", "f1", ForgetScope.USER, "ann", 45),
                 new StoreChange.MergeSignals("acme", "s1", 46, 1, 2, "c-3"),
-                new StoreChange.CloseCycle("acme", "c-3", "quiet_gap", 47),
                 new StoreChange.Supersede("acme", "acme/m1", "acme/m2", 48L, 49),
                 new StoreChange.Supersede("acme", "acme/m1", null, null, 50),
                 new StoreChange.Sweep("acme", RecordType.TURN, 51, 52));

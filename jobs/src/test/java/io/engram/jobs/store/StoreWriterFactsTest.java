@@ -152,4 +152,29 @@ class StoreWriterFactsTest {
                     "memory " + RecordIds.memory(T, "soon") + " 1", "retention turn 1");
         }
     }
+
+    @Test
+    void aQuietTenantsExpiriesAndSweepsFollowTheWallClockOnceEachWhenEventTimeStands() throws Exception {
+        long grace = StoreWriterOperatorTest.SETTINGS.wallClockGrace().toMillis();
+        assertThat(grace).as("out-of-orderness and idleness, 5 s and 10 s").isEqualTo(15_000);
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.open();
+            write(h, memory("soon", "09:00").expiresAt(Instant.ofEpochMilli(time("10:00"))).build());
+            write(h, memory("later", "09:00").expiresAt(Instant.ofEpochMilli(time("11:00"))).build());
+            write(h, MemoryRecord.of(RecordIds.turn(T, "s1", "t0"), T, RecordType.TURN, "hello",
+                    Instant.ofEpochMilli(time("09:00"))).session("s1").tokens(1).build());
+            // the tenant writes nothing more, and no watermark comes: only the wall clock moves
+            h.setProcessingTime(time("10:00") + grace - 1);
+            assertThat(supersededBy()).containsOnlyKeys("later", "s1/t0", "soon");
+            h.setProcessingTime(time("10:00") + grace);
+            assertThat(supersededBy()).as("expired and swept by the wall clock").containsOnlyKeys("later");
+            h.processWatermark(time("10:30")); // event time catches up: each is done already
+            assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).extracting(r -> r.getValue().scope() + " "
+                    + r.getValue().target() + " " + r.getValue().recordsRemoved() + " @" + r.getTimestamp())
+                    .containsExactlyInAnyOrder("memory " + RecordIds.memory(T, "soon") + " 1 @" + time("10:00"),
+                            "retention turn 1 @" + time("10:00"));
+            h.setProcessingTime(time("11:00") + grace);
+            assertThat(supersededBy()).isEmpty();
+        }
+    }
 }

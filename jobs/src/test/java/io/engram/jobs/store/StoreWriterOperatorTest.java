@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.ingest.ForgetEvent;
-import io.engram.jobs.store.StoreChange.CloseCycle;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The writer applies a tenant's compaction changes in event-time order whatever order its sessions' changes
- * arrive in, so the quiet-gap cycles they fall into depend on the input only; gateway writes do not wait. It
+ * arrive in, so the store receives them in an order that depends on the input only; gateway writes do not wait. It
  * writes to the in-memory store, which the store's contract test holds to OpenSearch's.
  */
 class StoreWriterOperatorTest {
@@ -38,7 +37,7 @@ class StoreWriterOperatorTest {
     /** The operator's wall clock: when forgets complete. */
     static final Clock NOON = Clock.fixed(DAY.plus(Duration.ofHours(12)), ZoneOffset.UTC);
     static final StoreWriterOperator.Settings SETTINGS = StoreWriterOperator.Settings.of(PipelineConfig.defaults())
-            .withIndex("test-vectors", 3).withBulk(1, Duration.ofMillis(50)).withQuietGap(Duration.ofMinutes(30));
+            .withIndex("test-vectors", 3).withBulk(1, Duration.ofMillis(50));
 
     static long time(String hhmm) {
         return DAY.plus(Duration.ofMinutes(Integer.parseInt(hhmm.substring(0, 2)) * 60L
@@ -79,23 +78,22 @@ class StoreWriterOperatorTest {
         h.processElement(new StreamRecord<>(c.change(), c.at()));
     }
 
-    /** What reached the detector: each change's kind, id and cycle, and the cycle closes. */
+    /** What reached the detector: each change's kind and id, and the event time it carries. */
     static List<String> forwarded(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> h) {
-        return h.extractOutputValues().stream().map(StoreWriterOperatorTest::describe).toList();
+        return h.getOutput().stream().filter(o -> o instanceof StreamRecord<?>)
+                .map(o -> describe((StoreChange) ((StreamRecord<?>) o).getValue()) + " @" + ((StreamRecord<?>) o).getTimestamp())
+                .toList();
     }
 
     static String describe(StoreChange change) {
         if (change instanceof Upsert u) {
-            return "upsert " + u.record().id() + " " + u.cycleId();
+            return "upsert " + u.record().id();
         }
-        if (change instanceof CloseCycle c) {
-            return "close " + c.cycleId() + " (" + c.reason() + ")";
-        }
-        return change.getClass().getSimpleName() + " " + change.cycleId();
+        return change.getClass().getSimpleName();
     }
 
     @Test
-    void sessionsArrivingInEitherOrderFallIntoTheSameCycles() throws Exception {
+    void sessionsArrivingInEitherOrderAreWrittenInEventTimeOrder() throws Exception {
         List<String> inEventTime;
         try (var h = harness(newIndex())) {
             h.open();
@@ -117,11 +115,9 @@ class StoreWriterOperatorTest {
             h.processWatermark(time("12:00"));
             bAhead = forwarded(h);
         }
-        // cycles are measured in the time compaction made the changes, not the summaries' own (last-turn) time
-        String first = "q-" + Instant.ofEpochMilli(time("10:00"));
-        String second = "q-" + Instant.ofEpochMilli(time("11:30"));
-        assertThat(inEventTime).containsExactly("upsert a-sum-1 " + first, "upsert b-sum-1 " + first,
-                "upsert a-sum-2 " + first, "close " + first + " (quiet_gap)", "upsert b-sum-2 " + second);
+        // in the time compaction made the changes, not the summaries' own (last-turn) time
+        assertThat(inEventTime).containsExactly("upsert a-sum-1 @" + time("10:00"), "upsert b-sum-1 @" + time("10:05"),
+                "upsert a-sum-2 @" + time("10:20"), "upsert b-sum-2 @" + time("11:30"));
         assertThat(bAhead).isEqualTo(inEventTime);
     }
 
@@ -131,7 +127,7 @@ class StoreWriterOperatorTest {
             h.open();
             h.processWatermark(Long.MAX_VALUE); // the end of event time: no timer would fire after it
             feed(h, A1);
-            assertThat(forwarded(h)).containsExactly("upsert a-sum-1 q-" + Instant.ofEpochMilli(time("10:00")));
+            assertThat(forwarded(h)).containsExactly("upsert a-sum-1 @" + time("10:00"));
         }
     }
 
@@ -155,9 +151,9 @@ class StoreWriterOperatorTest {
                     .tokens(6).build();
             after.processElement(new StreamRecord<>(new Upsert(memory, null), time("10:02")));
             assertThat(forwarded(after)).as("a gateway write is applied as it comes")
-                    .containsExactly("upsert " + memory.id() + " q-" + Instant.ofEpochMilli(time("10:02")));
+                    .containsExactly("upsert " + memory.id() + " @" + time("10:02"));
             after.processWatermark(time("10:05"));
-            assertThat(forwarded(after)).hasSize(2).last().isEqualTo("upsert b-sum-1 q-" + Instant.ofEpochMilli(time("10:02")));
+            assertThat(forwarded(after)).hasSize(2).last().isEqualTo("upsert b-sum-1 @" + time("10:05"));
             assertThat(after.extractOutputValues()).allSatisfy(c -> assertThat(((Upsert) c).record().embedding())
                     .as("the detector gets no vectors").isNull());
         }
