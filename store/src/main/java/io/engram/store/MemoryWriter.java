@@ -38,6 +38,9 @@ public interface MemoryWriter extends AutoCloseable {
     /** Deletes the tenant's records of {@code type} whose {@code ts} is before {@code cutoff}; returns how many. */
     long deleteOlderThan(String tenantId, RecordType type, Instant cutoff);
 
+    /** How many records {@link #deleteOlderThan} would delete now (those just written included). */
+    long countOlderThan(String tenantId, RecordType type, Instant cutoff);
+
     /**
      * Removes the chunks of older versions of one document ({@code invariant} and {@code lore} records whose
      * {@code doc_version} is below {@code keepVersion}); returns how many were deleted. Chunks written just before

@@ -141,6 +141,18 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
+    public long countOlderThan(String tenantId, RecordType type, Instant cutoff) {
+        refresh();
+        String response = http.send("POST", "/" + index + "/_count?routing=" + URLEncoder.encode(tenantId,
+                StandardCharsets.UTF_8), new TenantQueries(tenantId).olderThan(type, cutoff).toString(), 200);
+        try {
+            return VectorJson.MAPPER.readTree(response).path("count").asLong();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
     public WriteStats writeStats() {
         return bulk.stats();
     }

@@ -130,6 +130,13 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    public long countOlderThan(String tenantId, RecordType type, Instant cutoff) {
+        synchronized (index) {
+            return records(tenantId, Set.of(type)).filter(r -> r.ts().isBefore(cutoff)).count();
+        }
+    }
+
+    @Override
     public WriteStats writeStats() {
         return new WriteStats(0, documentsFailed.sum());
     }

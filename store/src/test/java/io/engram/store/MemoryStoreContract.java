@@ -472,8 +472,11 @@ abstract class MemoryStoreContract {
         store.upsert(List.of(Records.turn(t, "s1", "turn-old", "user", 0, "old", 1, new float[] {1, 0, 0}),
                 Records.turn(t, "s1", "turn-new", "user", 10, "new", 1, new float[] {1, 0, 0}),
                 Records.memory(t, "memory-old", "old memory", new float[] {0, 1, 0})));
+        assertThat(store.countOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).as("counted first").isEqualTo(1);
+        assertThat(store.countOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(11))).isEqualTo(2);
         assertThat(store.deleteOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).isEqualTo(1);
         assertThat(ids(t)).containsExactly("memory-old", "turn-new");
+        assertThat(store.countOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).isZero();
         assertThat(store.deleteOlderThan(t, RecordType.TURN, Records.T0.plusSeconds(5))).as("a replay").isZero();
     }
 

@@ -23,12 +23,15 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.base.StringSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Histogram;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
 import org.apache.flink.streaming.api.operators.InternalTimer;
@@ -119,6 +122,10 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     private transient InternalTimerService<VoidNamespace> compactionTimers;
     private transient ListState<ForgetEvent> forgets;
     private transient FactKeeper facts;
+    /** Sweeps whose rows are emitted, waiting for the next checkpoint, then for that one to complete, to delete. */
+    private transient List<Sweep> sweepsAfterNextCheckpoint;
+    private transient TreeMap<Long, List<Sweep>> sweepsAfterCheckpoint;
+    private transient ListState<Sweep> waitingSweeps;
     private transient StoreWrites writes;
     private transient Counter refusedEdges;
     private transient Histogram bulkMillis;
@@ -147,11 +154,24 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     }
 
     @Override
+    public void initializeState(StateInitializationContext context) throws Exception {
+        super.initializeState(context);
+        waitingSweeps = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("sweeps-to-delete",
+                TypeInformation.of(Sweep.class)));
+    }
+
+    @Override
     public void open() throws Exception {
         super.open();
         MemoryStore opened = storeFactory.open();
         store = opened;
         opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
+        sweepsAfterCheckpoint = new TreeMap<>();
+        sweepsAfterNextCheckpoint = new ArrayList<>();
+        for (Sweep restored : waitingSweeps.get()) {
+            deleteSwept(restored); // its row was written by the checkpoint restored: the delete may not have been
+        }
+        waitingSweeps.clear();
         heldChanges = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("held-compaction-changes", HeldChange.Serializer.INSTANCE));
         heldByEarlierVersion = getKeyedStateStore().getListState(
@@ -359,14 +379,46 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
                 clock.millis(), removed), e);
     }
 
-    /** A retention sweep; its audit row only when it removed something (a replay's sweep removes nothing more). */
+    /**
+     * A retention sweep, in two steps so its audit row is written exactly once with the delete it records: what it
+     * covers is counted and the row emitted now (none when it covers nothing: a replayed sweep finds nothing more);
+     * the delete waits for the checkpoint after it to complete, when the row is in PostgreSQL. A restore deletes what
+     * the checkpoint it restores still had waiting. (The pipeline always checkpoints: {@code EngramJob} sets the
+     * interval.)
+     */
     private void applySweep(Sweep s, StreamRecord<StoreChange> e) {
-        long removed = store.deleteOlderThan(s.tenantId(), s.type(), Instant.ofEpochMilli(s.cutoffMillis()));
-        if (removed > 0) {
-            completed(new ForgetCompleted(s.tenantId(), "retention/" + s.type().label() + "@"
-                    + Instant.ofEpochMilli(s.tsMillis()), "retention", s.type().label(), s.tsMillis(), clock.millis(),
-                    removed), e);
+        long covered = store.countOlderThan(s.tenantId(), s.type(), Instant.ofEpochMilli(s.cutoffMillis()));
+        if (covered == 0) {
+            return;
         }
+        completed(new ForgetCompleted(s.tenantId(), "retention/" + s.type().label() + "@"
+                + Instant.ofEpochMilli(s.tsMillis()), "retention", s.type().label(), s.tsMillis(), clock.millis(),
+                covered), e);
+        sweepsAfterNextCheckpoint.add(s);
+    }
+
+    private void deleteSwept(Sweep s) {
+        store.deleteOlderThan(s.tenantId(), s.type(), Instant.ofEpochMilli(s.cutoffMillis()));
+    }
+
+    @Override
+    public void snapshotState(StateSnapshotContext context) throws Exception {
+        super.snapshotState(context);
+        if (!sweepsAfterNextCheckpoint.isEmpty()) {
+            sweepsAfterCheckpoint.put(context.getCheckpointId(), List.copyOf(sweepsAfterNextCheckpoint));
+            sweepsAfterNextCheckpoint.clear();
+        }
+        List<Sweep> waiting = new ArrayList<>();
+        sweepsAfterCheckpoint.values().forEach(waiting::addAll);
+        waitingSweeps.update(waiting);
+    }
+
+    @Override
+    public void notifyCheckpointComplete(long checkpointId) throws Exception {
+        super.notifyCheckpointComplete(checkpointId);
+        var done = sweepsAfterCheckpoint.headMap(checkpointId, true);
+        done.values().forEach(sweeps -> sweeps.forEach(this::deleteSwept));
+        done.clear();
     }
 
     private void completed(ForgetCompleted done, StreamRecord<StoreChange> e) {

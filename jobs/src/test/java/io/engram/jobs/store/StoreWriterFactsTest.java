@@ -146,10 +146,13 @@ class StoreWriterFactsTest {
             h.initializeState(snapshot);
             h.open();
             h.processWatermark(time("10:01"));
-            assertThat(supersededBy()).containsOnlyKeys("moved");
             assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).extracting(r -> r.getValue().scope() + " "
                     + r.getValue().target() + " " + r.getValue().recordsRemoved()).containsExactlyInAnyOrder(
                     "memory " + RecordIds.memory(T, "soon") + " 1", "retention turn 1");
+            assertThat(supersededBy()).as("the swept turn stays until the checkpoint with its row completes")
+                    .containsOnlyKeys("moved", "s1/t0");
+            completeCheckpoint(h, 2);
+            assertThat(supersededBy()).containsOnlyKeys("moved");
         }
     }
 
@@ -167,6 +170,7 @@ class StoreWriterFactsTest {
             h.setProcessingTime(time("10:00") + grace - 1);
             assertThat(supersededBy()).containsOnlyKeys("later", "s1/t0", "soon");
             h.setProcessingTime(time("10:00") + grace);
+            completeCheckpoint(h, 1);
             assertThat(supersededBy()).as("expired and swept by the wall clock").containsOnlyKeys("later");
             h.processWatermark(time("10:30")); // event time catches up: each is done already
             assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).extracting(r -> r.getValue().scope() + " "
@@ -175,6 +179,58 @@ class StoreWriterFactsTest {
                             "retention turn 1 @" + time("10:00"));
             h.setProcessingTime(time("11:00") + grace);
             assertThat(supersededBy()).isEmpty();
+        }
+    }
+
+    private static void completeCheckpoint(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> h,
+                                           long id) throws Exception {
+        h.prepareSnapshotPreBarrier(id);
+        h.snapshot(id, id);
+        h.notifyOfCompletedCheckpoint(id);
+    }
+
+    private static List<String> rows(KeyedOneInputStreamOperatorTestHarness<String, StoreChange, StoreChange> h) {
+        var rows = h.getSideOutput(StoreWriterOperator.FORGETS_DONE);
+        return rows == null ? List.of() : rows.stream().map(r -> r.getValue().forgetId() + " "
+                + r.getValue().recordsRemoved()).toList();
+    }
+
+    /**
+     * The task dies after a sweep counted a turn and emitted its row: restored from the checkpoint before the sweep,
+     * the replay emits the same row (an upsert of the same id) with the same count; restored from the checkpoint
+     * after it, the waiting delete is done at the start and no second row comes. Either way the turn goes, and the
+     * row says 1.
+     */
+    @Test
+    void aRetentionRowIsWrittenOnceWithItsDeleteWhereverTheTaskDies() throws Exception {
+        String row = "retention/turn@" + Instant.ofEpochMilli(time("10:00")) + " 1";
+        OperatorSubtaskState beforeTheSweep;
+        OperatorSubtaskState afterTheSweep;
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.open();
+            write(h, MemoryRecord.of(RecordIds.turn(T, "s1", "t0"), T, RecordType.TURN, "hello",
+                    Instant.ofEpochMilli(time("09:00"))).session("s1").tokens(1).build());
+            h.processWatermark(time("09:59"));
+            h.prepareSnapshotPreBarrier(1);
+            beforeTheSweep = h.snapshot(1, 1);
+            h.processWatermark(time("10:01"));
+            assertThat(rows(h)).containsExactly(row);
+            h.prepareSnapshotPreBarrier(2);
+            afterTheSweep = h.snapshot(2, 2);
+        } // killed before checkpoint 2 was known complete: nothing deleted yet
+        assertThat(supersededBy()).containsOnlyKeys("s1/t0");
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.initializeState(beforeTheSweep);
+            h.open();
+            h.processWatermark(time("10:01"));
+            assertThat(rows(h)).as("the replayed sweep's row: the same id, the same count").containsExactly(row);
+        } // killed again before its checkpoint
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.initializeState(afterTheSweep);
+            h.open();
+            assertThat(supersededBy()).as("the restored checkpoint's waiting delete, done at the start").isEmpty();
+            h.processWatermark(time("10:30"));
+            assertThat(rows(h)).as("no second row").isEmpty();
         }
     }
 }
