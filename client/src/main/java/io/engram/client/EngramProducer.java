@@ -39,11 +39,10 @@ public final class EngramProducer implements AutoCloseable {
     }
 
     public Future<RecordMetadata> send(Payload payload) {
-        byte[] bytes = payload.bytes();
-        if (validator.validate(bytes, payload.kind()) instanceof PayloadValidator.Invalid bad) {
+        if (validator.validate(payload) instanceof PayloadValidator.Invalid bad) {
             throw new InvalidPayloadException(bad.reason(), bad.message());
         }
-        return producer.send(new ProducerRecord<>(payload.kind().topic(), payload.key(), bytes));
+        return producer.send(new ProducerRecord<>(payload.kind().topic(), payload.key(), payload.bytes()));
     }
 
     public void flush() {

@@ -91,6 +91,19 @@ public final class PayloadValidator {
     }
 
     /**
+     * Validates a payload about to be sent: its strings as they are, before UTF-8 encoding could alter them
+     * ({@link #invalidText}), then its bytes as the pipeline will read them.
+     */
+    public Result validate(Payload payload) {
+        String badText = invalidText(payload.json());
+        if (badText != null) {
+            return new Invalid(RejectReason.INVALID_TEXT, payload.kind().schema() + ": " + badText,
+                    payload.json().path("tenant_id").asText(null));
+        }
+        return validate(payload.bytes(), payload.kind());
+    }
+
+    /**
      * Validates the bytes read from a topic ({@code expected} is the topic's payload kind, or null to accept any
      * of the input kinds).
      */
@@ -159,6 +172,10 @@ public final class PayloadValidator {
             return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": valid_until " + validUntil
                     + " is not after valid_from " + validFrom, tenant);
         }
+        String badText = invalidText(payload);
+        if (badText != null) {
+            return new Invalid(RejectReason.INVALID_TEXT, kind.schema() + ": " + badText, tenant);
+        }
         Instant ts = instant(payload, "ts");
         String bounded = kind == PayloadKind.DOC ? "content" : "text";
         int size = payload.path(bounded).asText("").getBytes(StandardCharsets.UTF_8).length;
@@ -168,6 +185,54 @@ public final class PayloadValidator {
                     bounded + " of " + size + " bytes is over the bound of " + limit, tenant);
         }
         return new Valid(kind, payload, ts);
+    }
+
+    /**
+     * Where a payload's strings stop being text, or null when they are all text: the first field name or value
+     * holding a lone UTF-16 surrogate (JSON's {@code \\ud800} escape decodes to one; no UTF-8 encodes it, so it
+     * would be altered on the way to Kafka or the store) or a NUL character, as "{@code /path: what at character
+     * n}" (n counted in Unicode characters from 0). A document's {@code content} with NUL characters is a binary
+     * file, refused as {@code document_binary} by the partitioner.
+     */
+    public static String invalidText(JsonNode payload) {
+        return invalidText(payload, "");
+    }
+
+    private static String invalidText(JsonNode node, String path) {
+        if (node.isTextual()) {
+            return invalidText(node.textValue(), path, !path.equals("/content"));
+        }
+        if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                String bad = invalidText(node.get(i), path + "/" + i);
+                if (bad != null) {
+                    return bad;
+                }
+            }
+        }
+        for (Map.Entry<String, JsonNode> field : node.properties()) {
+            String bad = invalidText(field.getKey(), path + " (a field name)", true);
+            bad = bad != null ? bad : invalidText(field.getValue(), path + "/" + field.getKey());
+            if (bad != null) {
+                return bad;
+            }
+        }
+        return null;
+    }
+
+    private static String invalidText(String s, String path, boolean nulRefused) {
+        int character = 0;
+        for (int i = 0; i < s.length(); i++, character++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                i++; // a pair: one character
+            } else if (Character.isSurrogate(c)) {
+                return path + ": a lone surrogate \\u" + Integer.toHexString(c) + " at character " + character;
+            } else if (c == 0 && nulRefused) {
+                return path + ": a NUL character at character " + character;
+            }
+        }
+        return null;
     }
 
     /** A date-time field's instant, or null when it is absent or not an RFC 3339 date-time. */

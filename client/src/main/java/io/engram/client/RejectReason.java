@@ -9,6 +9,8 @@ import java.util.Locale;
 public enum RejectReason {
     INVALID_UTF8, INVALID_JSON, NOT_AN_OBJECT, UNKNOWN_SCHEMA, WRONG_TOPIC, SCHEMA_VIOLATION, INVALID_TENANT,
     TEXT_TOO_LARGE, DOCUMENT_TOO_LARGE, DOCUMENT_NOT_UTF8, DOCUMENT_BINARY, DOCUMENT_TOO_DEEP,
+    /** A string holding a lone UTF-16 surrogate or a NUL character: not text any store or model takes as is. */
+    INVALID_TEXT,
     /** A document version whose hard rules exceed α1·τ went live with its weakest hard rules as soft rules. */
     HARD_RULES_DEMOTED;
 

@@ -61,6 +61,10 @@ public final class MalformedCorpus {
             System.arraycopy(ok, at, broken, at + 2, ok.length - at);
             bad.add(new Bad(Topics.TURNS, tenant, broken, RejectReason.INVALID_UTF8, false));
         }
+        for (int i = 0; i < 10; i++) { // valid JSON escaping what is not text: a lone surrogate, a NUL
+            String escape = i % 2 == 0 ? "\\ud83d" : "\\u0000";
+            bad.add(validation(Topics.TURNS, turn.replace("perfectly", "perf" + escape + "ectly"), RejectReason.INVALID_TEXT));
+        }
         for (int i = 0; i < 30; i++) {
             bad.add(validation(Topics.TURNS, turn.replace("\"turn.v1\"", "\"turn.v" + (2 + i % 3) + "\""),
                     RejectReason.UNKNOWN_SCHEMA));

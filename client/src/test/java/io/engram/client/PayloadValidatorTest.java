@@ -107,4 +107,27 @@ class PayloadValidatorTest {
                     .isInstanceOf(InvalidPayloadException.class).hasMessageStartingWith("schema_violation");
         }
     }
+
+    @Test
+    void aLoneSurrogateOrANulIsRefusedNamingTheFieldAndCharacterAndNeverAltered() {
+        // on the wire: JSON escapes, valid UTF-8 bytes that decode to what is not text
+        String onWire = Payload.turn("acme", "s1", "u1", "t1", 0, "user", "héllo 👋 there", TS).json().toString()
+                .replace("there", "th\\ud83dere");
+        PayloadValidator.Result read = validator.validate(onWire.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                PayloadKind.TURN);
+        assertThat(read).isEqualTo(new PayloadValidator.Invalid(RejectReason.INVALID_TEXT,
+                "turn.v1: /text: a lone surrogate \\ud83d at character 10", "acme"));
+        String nul = onWire.replace("th\\ud83dere", "there\\u0000");
+        assertThat(((PayloadValidator.Invalid) validator.validate(nul.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+                PayloadKind.TURN)).message()).isEqualTo("turn.v1: /text: a NUL character at character 13");
+
+        // before send: the string as the caller gave it, which UTF-8 encoding would turn into "?"
+        Payload lone = Payload.memory("acme", "m1", "memory", "ok \udc00", List.of(), 0, null, TS);
+        assertThat(lone.bytes()).as("what UTF-8 encoding makes of it").isEqualTo(Payload.memory("acme", "m1", "memory",
+                "ok ?", List.of(), 0, null, TS).bytes());
+        assertThat(validator.validate(lone)).isEqualTo(new PayloadValidator.Invalid(RejectReason.INVALID_TEXT,
+                "memory.v1: /text: a lone surrogate \\udc00 at character 3", "acme"));
+        assertThat(validator.validate(Payload.turn("acme", "s1", "u1", "t1", 0, "user", "pair 👋 and ünï", TS)))
+                .as("a surrogate pair is one character of text").isInstanceOf(PayloadValidator.Valid.class);
+    }
 }

@@ -162,6 +162,103 @@ class MemoryServiceTest {
         }
     }
 
+    /** Words only one round's facts use, so that one search finds both versions of each of them. */
+    private static final String[] ROUNDS = {"quokka", "narwhal", "axolotl", "pangolin", "capybara"};
+    private static final int FACTS_PER_ROUND = 10;
+
+    private static ObjectNode factVersion(String word, int fact, int version, java.time.Instant ts) {
+        ObjectNode m = JSON.createObjectNode().put("memory_id", word + "-" + fact + "-v" + version)
+                .put("text", "The " + word + " note number " + fact + " now reads version " + version)
+                .put("user_id", "ann").put("ts", ts.toString());
+        if (fact % 2 == 0) {
+            m.put("key", "poll." + word + "." + fact); // superseded by its key
+        } else if (version > 1) {
+            m.putArray("supersedes").add(word + "-" + fact + "-v" + (version - 1)); // superseded by name
+        }
+        return m;
+    }
+
+    private static String batch(List<ObjectNode> memories) {
+        ObjectNode body = JSON.createObjectNode();
+        memories.forEach(body.putArray("records")::add);
+        return body.toString();
+    }
+
+    /** The fact versions a read returned, as {@code word-fact-vN} ids. */
+    private List<String> versionsRead(String word) throws Exception {
+        List<String> read = new ArrayList<>();
+        for (String id : searchIds(acme, word + " note number version")) {
+            read.add(id.substring("acme/".length()));
+        }
+        for (String id : contextIds(acme, word + " note number version")) {
+            read.add(id.substring("acme/".length()));
+        }
+        return read.stream().filter(id -> id.startsWith(word + "-")).toList();
+    }
+
+    /**
+     * Five rounds of ten facts (50 supersessions): each fact's first version is stored, then its second is written
+     * (by key for half of them, naming the first for the other half) while a reader searches and assembles contexts
+     * without pause; no answer holds both versions of a fact. Then a second version is forgotten: once its forget is
+     * done, no read returns it.
+     */
+    @Test
+    void noReadHoldsTwoVersionsOfAFactNorAMemoryOnceItsForgetIsDone() throws Exception {
+        java.time.Instant t0 = java.time.Instant.now().minusSeconds(600);
+        List<String> bothSeen = java.util.Collections.synchronizedList(new ArrayList<>());
+        for (String word : ROUNDS) {
+            List<ObjectNode> first = new ArrayList<>();
+            List<ObjectNode> second = new ArrayList<>();
+            for (int f = 0; f < FACTS_PER_ROUND; f++) {
+                first.add(factVersion(word, f, 1, t0));
+                second.add(factVersion(word, f, 2, t0.plusSeconds(60)));
+            }
+            assertThat(accepted(call("POST", "/v1/memories", acme, batch(first)))).hasSize(FACTS_PER_ROUND);
+            await("the " + word + " facts' first versions are searchable",
+                    () -> versionsRead(word).stream().filter(id -> id.endsWith("-v1")).distinct().count() == FACTS_PER_ROUND);
+
+            java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+            java.util.concurrent.atomic.AtomicInteger polls = new java.util.concurrent.atomic.AtomicInteger();
+            Thread reader = new Thread(() -> {
+                while (!done.get()) {
+                    try {
+                        List<String> read = versionsRead(word);
+                        for (int f = 0; f < FACTS_PER_ROUND; f++) {
+                            if (read.contains(word + "-" + f + "-v1") && read.contains(word + "-" + f + "-v2")) {
+                                bothSeen.add(word + "-" + f + " at poll " + polls.get() + ": " + read);
+                            }
+                        }
+                        polls.incrementAndGet();
+                    } catch (Exception | AssertionError e) {
+                        bothSeen.add("a read failed: " + e);
+                        return;
+                    }
+                }
+            }, "reader-" + word);
+            reader.start();
+            try {
+                assertThat(accepted(call("POST", "/v1/memories", acme, batch(second)))).hasSize(FACTS_PER_ROUND);
+                await("the " + word + " facts read at their second versions only", () -> {
+                    List<String> read = versionsRead(word);
+                    return read.stream().filter(id -> id.endsWith("-v2")).distinct().count() == FACTS_PER_ROUND
+                            && read.stream().noneMatch(id -> id.endsWith("-v1"));
+                });
+            } finally {
+                done.set(true);
+                reader.join();
+            }
+            assertThat(polls.get()).as("reads while the " + word + " facts changed").isPositive();
+        }
+        assertThat(bothSeen).as("answers holding two versions of one fact").isEmpty();
+
+        String forgotten = ROUNDS[0] + "-3-v2";
+        assertThat(versionsRead(ROUNDS[0])).contains(forgotten);
+        awaitForget(acme, call("DELETE", "/v1/memories/" + forgotten, acme, null));
+        for (int i = 0; i < 50; i++) {
+            assertThat(versionsRead(ROUNDS[0])).as("read %d after the forget was done", i).doesNotContain(forgotten);
+        }
+    }
+
     @Test
     void aWrittenMemoryIsSearchableListableAndReadable() throws Exception {
         List<String> ids = accepted(call("POST", "/v1/memories", acme,

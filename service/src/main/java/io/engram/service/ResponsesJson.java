@@ -67,7 +67,7 @@ public final class ResponsesJson {
         ObjectNode o = JSON.createObjectNode().put("id", r.id());
         o.setAll(JSON.<ObjectNode>valueToTree(r.toSource()));
         o.remove("embedding");
-        for (String date : MemoryRecord.FACT_DATES) {
+        for (String date : MemoryRecord.MILLIS_DATES) {
             if (o.hasNonNull(date)) {
                 o.put(date, Instant.ofEpochMilli(o.get(date).asLong()).toString());
             }

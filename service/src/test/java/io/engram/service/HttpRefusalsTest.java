@@ -83,6 +83,22 @@ class HttpRefusalsTest {
     }
 
     @Test
+    void aTextThatIsNotUnicodeTextIs400NamingTheFieldAndCharacterAndNothingIsSent() throws Exception {
+        Answer lone = api.call("POST", "/v1/memories", ACME, "{\"text\": \"caf\u00e9 \\ud800 noir\"}");
+        assertThat(lone.status()).as("%s", lone.body()).isEqualTo(400);
+        assertThat(lone.body().get("rejected").get(0).get("code").asText()).isEqualTo("invalid_text");
+        assertThat(lone.body().get("rejected").get(0).get("message").asText())
+                .isEqualTo("memory.v1: /text: a lone surrogate \\ud800 at character 5");
+        Answer nul = api.call("POST", "/v1/turns", ACME, "{\"records\": [{\"session_id\": \"s1\", \"turn_id\": \"t1\","
+                + " \"seq\": 1, \"role\": \"user\", \"text\": \"fine\"}, {\"session_id\": \"s1\", \"turn_id\": \"t2\","
+                + " \"seq\": 2, \"role\": \"user\", \"text\": \"a\\u0000b\"}]}");
+        assertThat(nul.status()).as("one of two accepted").isEqualTo(202);
+        assertThat(nul.body().get("rejected").get(0).toString())
+                .isEqualTo("{\"index\":1,\"code\":\"invalid_text\",\"message\":\"turn.v1: /text: a NUL character at character 1\"}");
+        assertThat(api.backends.published).extracting(p -> p.json().get("text").asText()).containsExactly("fine");
+    }
+
+    @Test
     void argumentsOutOfBoundsAre400NamingTheArgument() throws Exception {
         refused(api.call("POST", "/v1/search", ACME, "{}"), 400, "invalid_request", "query is required");
         refused(api.call("POST", "/v1/search", ACME, "{\"query\": 7}"), 400, "invalid_request", "query must be a string");

@@ -58,7 +58,7 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     }
 
     private Future<?> publish(Payload payload) {
-        if (validator.validate(payload.bytes(), payload.kind()) instanceof PayloadValidator.Invalid bad) {
+        if (validator.validate(payload) instanceof PayloadValidator.Invalid bad) {
             throw new InvalidPayloadException(bad.reason(), bad.message());
         }
         if (kafkaDown) {

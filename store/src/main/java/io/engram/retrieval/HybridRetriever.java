@@ -13,11 +13,13 @@ import io.engram.model.tokens.TokenCounter;
 import io.engram.store.MemoryReader;
 import io.engram.store.MemoryReader.ScoredRecord;
 import java.time.Duration;
+import io.engram.model.facts.Supersession;
 import io.engram.model.facts.Validity;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -234,6 +236,9 @@ public final class HybridRetriever {
             vectorRank.put(r.id(), i + 1);
             cosines.put(r.id(), semantic.get(i).score());
         }
+        // a new version searchable before its predecessor's mark: the read keeps only what holds among its candidates
+        Set<String> holding = new HashSet<>();
+        Supersession.holding(List.copyOf(records.values()), query.validity().at()).forEach(r -> holding.add(r.id()));
         Map<String, Double> fused = RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
                 semantic.stream().map(s -> s.record().id()).toList()), options.rrfK());
 
@@ -241,6 +246,9 @@ public final class HybridRetriever {
         List<Result> results = new ArrayList<>();
         for (Map.Entry<String, Double> candidate : fused.entrySet()) {
             MemoryRecord r = records.get(candidate.getKey());
+            if (!holding.contains(r.id())) {
+                continue;
+            }
             // k-NN scored its hits' cosines; a hit of BM25 alone brought its vector
             double cosine = cosines.containsKey(r.id()) ? cosines.get(r.id())
                     : r.embedding() == null ? 0 : Vectors.dot(vector, r.embedding());

@@ -16,8 +16,9 @@ import org.opensearch.client.opensearch._types.OpenSearchException;
 final class OpenSearchIndexSetup {
 
     private static final String META_MODEL = "embedding_model";
-    private static final List<String> FACT_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
-            "valid_from", "valid_until", "expires_at");
+    /** The fields added to the mapping since the first version: an index made before them gets them on start. */
+    private static final List<String> ADDED_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
+            "valid_from", "valid_until", "expires_at", "sources_from");
 
     private final OpenSearchHttp http;
     private final String index;
@@ -86,7 +87,7 @@ final class OpenSearchIndexSetup {
     private void addMissingFields(JsonNode mappings) {
         ObjectNode missing = VectorJson.MAPPER.createObjectNode();
         JsonNode template = MemoryIndexTemplate.body(1).at("/template/mappings/properties");
-        for (String field : FACT_FIELDS) {
+        for (String field : ADDED_FIELDS) {
             if (!mappings.path("properties").has(field)) {
                 missing.set(field, template.get(field));
             }

@@ -54,7 +54,7 @@ public final class CompactionStoreChanges extends ProcessFunction<CompactionResu
         for (SummaryRecord s : result.summaries()) {
             out.collect(new StoreChange.Upsert(MemoryRecord.of(s.id(), result.tenantId(), RecordType.SUMMARY, s.text(), s.to())
                     .embedding(s.embedding()).provenance(s.sourceRefs(), s.generation())
-                    .quality(s.score().confidence(), s.score().decayRate()).session(result.sessionId())
+                    .quality(s.score().confidence(), s.score().decayRate()).sourcesFrom(s.from()).session(result.sessionId())
                     .user(result.userId())
                     .tokens(s.summaryTokens()).build(), null));
         }

@@ -15,7 +15,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.flink.api.common.state.KeyedStateStore;
 import org.apache.flink.api.common.state.MapState;
 import org.apache.flink.api.common.state.MapStateDescriptor;
@@ -34,7 +33,6 @@ final class FactKeeper implements FactTable {
 
     /** The namespace prefix of sweep timers; a NUL starts no record id. */
     private static final String SWEEP = "\u0000sweep/";
-    private static final Set<RecordType> MEMORY_TYPES = Set.of(RecordType.MEMORY, RecordType.LESSON, RecordType.KNOWLEDGE);
 
     private final MapState<String, Fact> facts;
     private final MapState<String, List<String>> slots;
@@ -90,7 +88,7 @@ final class FactKeeper implements FactTable {
      */
     List<StoreChange> arrive(Upsert upsert, List<String> refused) throws Exception {
         MemoryRecord r = upsert.record();
-        if (!MEMORY_TYPES.contains(r.type()) || (r.key() == null && r.supersedes().isEmpty() && facts.get(r.id()) == null)) {
+        if (!Supersession.FACT_TYPES.contains(r.type()) || (r.key() == null && r.supersedes().isEmpty() && facts.get(r.id()) == null)) {
             return List.of(upsert); // no slot, no edge, never named: nothing to decide
         }
         Supersession.Outcome outcome = Supersession.arrive(this, r, r.supersedes());

@@ -30,7 +30,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
      * record's facts (key, supersedes, superseded by and at, validity, expiry) after its {@code ts}; 1, still read,
      * had none.
      */
-    static final int LAYOUT = 2;
+    static final int LAYOUT = 3;
+    private static final int LAYOUT_WITHOUT_SPANS = 2;
     private static final int LAYOUT_WITHOUT_FACTS = 1;
 
     /** The layout this serializer reads: {@link #LAYOUT}, or an earlier one while a savepoint of it is restored. */
@@ -59,7 +60,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
 
     @Override
     protected StoreChangeSerializer readingLayout(int version) {
-        return version == LAYOUT_WITHOUT_FACTS ? new StoreChangeSerializer(version) : null;
+        return version == LAYOUT_WITHOUT_FACTS || version == LAYOUT_WITHOUT_SPANS ? new StoreChangeSerializer(version)
+                : null;
     }
 
     @Override
@@ -164,7 +166,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
         Layout.writeString(r.key(), out);
         Layout.writeStrings(r.supersedes(), out);
         Layout.writeString(r.supersededBy(), out);
-        for (Instant date : new Instant[] {r.supersededAt(), r.validFrom(), r.validUntil(), r.expiresAt()}) {
+        for (Instant date : new Instant[] {r.supersededAt(), r.validFrom(), r.validUntil(), r.expiresAt(),
+                r.sourcesFrom()}) {
             Layout.writeOptional(date, out, d -> Layout.writeInstant(d, out));
         }
     }
@@ -177,13 +180,14 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
                 Layout.readOptional(in, in::readDouble), Layout.readString(in), Layout.readString(in),
                 Layout.readString(in), Layout.readString(in), Layout.readString(in), Layout.readOptional(in, in::readLong),
                 Layout.readOptional(in, in::readInt), in.readInt(), Layout.readInstant(in), null, null, null, null, null,
-                null, null);
+                null, null, null);
         if (reads == LAYOUT_WITHOUT_FACTS) {
             return r;
         }
-        return r.toBuilder().key(Layout.readString(in)).supersedes(Layout.readStrings(in))
+        MemoryRecord.Builder withFacts = r.toBuilder().key(Layout.readString(in)).supersedes(Layout.readStrings(in))
                 .supersededBy(Layout.readString(in), readDate(in)).validity(readDate(in), readDate(in))
-                .expiresAt(readDate(in)).build();
+                .expiresAt(readDate(in));
+        return (reads == LAYOUT_WITHOUT_SPANS ? withFacts : withFacts.sourcesFrom(readDate(in))).build();
     }
 
     private static Instant readDate(DataInputView in) throws IOException {

@@ -27,7 +27,7 @@ public record StoreOp(Kind kind, String tenantId, String id, String type, Intege
             case UPSERT -> new StoreChange.Upsert(new MemoryRecord(id, tenantId, RecordType.ofLabel(type), tier, text,
                     embedding, sourceRefs == null ? List.of() : List.of(sourceRefs), generation, confidence, decayRate,
                     authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens,
-                    Instant.ofEpochMilli(tsMillis), null, null, null, null, null, null, null), cycleId);
+                    Instant.ofEpochMilli(tsMillis), null, null, null, null, null, null, null, null), cycleId);
             case DELETE -> new StoreChange.Delete(tenantId, id, RecordType.ofLabel(type), sessionId, tsMillis, cycleId);
             case MERGE_SIGNALS -> new StoreChange.MergeSignals(tenantId, sessionId, tsMillis, floorViolations,
                     guardRefusals, cycleId);

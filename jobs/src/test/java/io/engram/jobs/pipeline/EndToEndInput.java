@@ -223,7 +223,8 @@ public final class EndToEndInput {
             out.put(tenant, store.find(tenant, Map.of(), Set.of(), 10_000, null, true).stream()
                     .map(r -> String.join("|", r.id(), r.type().label(), String.valueOf(r.tier()),
                             String.valueOf(r.generation()), String.valueOf(r.docVersion()),
-                            String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()) + facts(r))
+                            String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()) + facts(r)
+                            + (r.sourcesFrom() == null ? "" : "|from " + r.sourcesFrom() + " to " + r.ts()))
                     .sorted().toList());
         }
         return out;

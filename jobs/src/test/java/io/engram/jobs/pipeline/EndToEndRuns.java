@@ -226,6 +226,8 @@ abstract class EndToEndRuns {
                 assertThat(Integer.parseInt(s[3])).isGreaterThanOrEqualTo(1);
                 List<String> refs = List.of(s[5].substring(1, s[5].length() - 1).split(", "));
                 assertThat(refs).hasSizeGreaterThanOrEqualTo(2).allMatch(r -> r.matches("t\\d+") || r.startsWith("sum-"));
+                String[] span = s[s.length - 1].substring("from ".length()).split(" to ");
+                assertThat(Instant.parse(span[0])).as("the span of its sources, first to last").isBefore(Instant.parse(span[1]));
                 covered.addAll(refs);
             }
             // the continuity tail stays raw: the newest turns are not summarised

@@ -25,11 +25,13 @@ class StoreChangeSerializerTest {
                 .tier(1).embedding(new float[] {0.25f, -1, 3.5f}).provenance(List.of("r1", "r2"), 2).quality(0.8, 0.2)
                 .authority(0.5).session("s1").user("ann").role("user").document("coder", "AGENTS.md", 7L).position(3)
                 .tokens(9).key("user.city").supersedes(List.of("acme/m0")).supersededBy("acme/m2", TS.plusSeconds(60))
-                .validity(TS.minusSeconds(60), TS.plusSeconds(3600)).expiresAt(TS.plusSeconds(7200)).build();
+                .validity(TS.minusSeconds(60), TS.plusSeconds(3600)).expiresAt(TS.plusSeconds(7200))
+                .sourcesFrom(TS.minusSeconds(86_400)).build();
         StoreChange.Upsert upsert = (StoreChange.Upsert) roundTrip(new StoreChange.Upsert(full, "c-1"));
         assertThat(upsert.record()).isEqualTo(full);
         assertThat(upsert.record().ts()).isEqualTo(TS);
         assertThat(upsert.record().validFrom()).isEqualTo(TS.minusSeconds(60));
+        assertThat(upsert.record().sourcesFrom()).isEqualTo(TS.minusSeconds(86_400));
         assertThat(upsert.cycleId()).isEqualTo("c-1");
 
         MemoryRecord bare = MemoryRecord.of("m1", "acme", RecordType.MEMORY, "text", TS).build();

@@ -1,6 +1,8 @@
 package io.engram.model.facts;
 
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -53,6 +55,9 @@ public final class Supersession {
     public record Outcome(Link own, Map<String, Link> changed, List<String> refused) {
     }
 
+    /** The record types that have facts: a gateway's memories, lessons and knowledge. */
+    public static final Set<RecordType> FACT_TYPES = Set.of(RecordType.MEMORY, RecordType.LESSON, RecordType.KNOWLEDGE);
+
     private final FactTable table;
     /** What supersedes each memory touched by the arrival, as it was before it. */
     private final Map<String, Link> before = new HashMap<>();
@@ -60,6 +65,42 @@ public final class Supersession {
 
     private Supersession(FactTable table) {
         this.table = table;
+    }
+
+    /**
+     * The records of {@code found} that none of them supersedes at {@code at}, in their order. The writer stores a
+     * new version and then marks what it supersedes; a read between the two finds both, current as far as the store
+     * says. Applying the rules to what the read found hides the older one already, so no read returns two versions
+     * of one fact (docs/contracts.md, "Supersession, validity and expiry").
+     */
+    public static List<MemoryRecord> holding(List<MemoryRecord> found, Instant at) {
+        List<MemoryRecord> withFacts = new ArrayList<>();
+        for (MemoryRecord r : found) {
+            if (FACT_TYPES.contains(r.type()) && (r.key() != null || !r.supersedes().isEmpty())) {
+                withFacts.add(r);
+            }
+        }
+        if (withFacts.isEmpty()) {
+            return found;
+        }
+        MapFactTable table = new MapFactTable();
+        withFacts.sort(Comparator.comparing(MemoryRecord::ts).thenComparing(MemoryRecord::id));
+        try {
+            for (MemoryRecord r : withFacts) {
+                arrive(table, r, r.supersedes());
+            }
+        } catch (Exception e) {
+            throw new IllegalStateException("a map of facts does not fail", e);
+        }
+        List<MemoryRecord> holding = new ArrayList<>(found.size());
+        for (MemoryRecord r : found) {
+            Fact fact = table.get(r.id());
+            Link by = fact == null ? null : fact.supersededBy();
+            if (by == null || by.at() > at.toEpochMilli()) {
+                holding.add(r);
+            }
+        }
+        return holding;
     }
 
     /**

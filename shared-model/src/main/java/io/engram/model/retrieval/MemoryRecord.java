@@ -12,13 +12,16 @@ import java.util.Map;
  *
  * <p>A memory's facts (docs/contracts.md, "Supersession, validity and expiry"): its {@code key} within its user,
  * the store ids it {@code supersedes}, what superseded it and when, its validity window and when it expires.
+ *
+ * <p>A summary's {@code ts} is its last source's; {@code sourcesFrom} is its first source's, so that it is dated by
+ * the span it covers.
  */
 public record MemoryRecord(String id, String tenantId, RecordType type, Integer tier, String text, float[] embedding,
                            List<String> sourceRefs, int generation, Double confidence, Double decayRate,
                            Double authority, String sessionId, String userId, String role, String agentId,
                            String docPath, Long docVersion, Integer position, int tokens, Instant ts, String key,
                            List<String> supersedes, String supersededBy, Instant supersededAt, Instant validFrom,
-                           Instant validUntil, Instant expiresAt) {
+                           Instant validUntil, Instant expiresAt, Instant sourcesFrom) {
 
     public MemoryRecord {
         if (id == null || id.isEmpty() || tenantId == null || type == null || text == null || ts == null) {
@@ -65,6 +68,7 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         private Instant validFrom;
         private Instant validUntil;
         private Instant expiresAt;
+        private Instant sourcesFrom;
 
         private Builder(String id, String tenantId, RecordType type, String text, Instant ts) {
             this.id = id;
@@ -180,10 +184,16 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
             return this;
         }
 
+        /** When the first of the record's sources was said (a summary's), or null. */
+        public Builder sourcesFrom(Instant value) {
+            sourcesFrom = value;
+            return this;
+        }
+
         public MemoryRecord build() {
             return new MemoryRecord(id, tenantId, type, tier, text, embedding, sourceRefs, generation, confidence,
                     decayRate, authority, sessionId, userId, role, agentId, docPath, docVersion, position, tokens, ts,
-                    key, supersedes, supersededBy, supersededAt, validFrom, validUntil, expiresAt);
+                    key, supersedes, supersededBy, supersededAt, validFrom, validUntil, expiresAt, sourcesFrom);
         }
     }
 
@@ -192,7 +202,7 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         return of(id, tenantId, type, text, ts).tier(tier).embedding(embedding).provenance(sourceRefs, generation)
                 .authority(authority).session(sessionId).user(userId).role(role).document(agentId, docPath, docVersion)
                 .position(position).tokens(tokens).key(key).supersedes(supersedes).supersededBy(supersededBy, supersededAt)
-                .validity(validFrom, validUntil).expiresAt(expiresAt).qualityOf(this);
+                .validity(validFrom, validUntil).expiresAt(expiresAt).sourcesFrom(sourcesFrom).qualityOf(this);
     }
 
     /** This record with {@code vector} as its embedding (null for none) and {@code tokens} as its token count. */
@@ -242,11 +252,13 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
         putIfPresent(source, "valid_from", millis(validFrom));
         putIfPresent(source, "valid_until", millis(validUntil));
         putIfPresent(source, "expires_at", millis(expiresAt));
+        putIfPresent(source, "sources_from", millis(sourcesFrom));
         return source;
     }
 
-    /** The date fields of a memory's facts, held in the index as epoch milliseconds. */
-    public static final List<String> FACT_DATES = List.of("superseded_at", "valid_from", "valid_until", "expires_at");
+    /** The date fields held in the index as epoch milliseconds: a memory's facts', and a summary's span start. */
+    public static final List<String> MILLIS_DATES = List.of("superseded_at", "valid_from", "valid_until", "expires_at",
+            "sources_from");
 
     private static Long millis(Instant value) {
         return value == null ? null : value.toEpochMilli();
@@ -284,7 +296,8 @@ public record MemoryRecord(String id, String tenantId, RecordType type, Integer 
                 source.get("tokens") == null ? 0 : ((Number) source.get("tokens")).intValue(),
                 Instant.parse((String) source.get("ts")), (String) source.get("key"), strings(source.get("supersedes")),
                 (String) source.get("superseded_by"), instant(source.get("superseded_at")),
-                instant(source.get("valid_from")), instant(source.get("valid_until")), instant(source.get("expires_at")));
+                instant(source.get("valid_from")), instant(source.get("valid_until")), instant(source.get("expires_at")),
+                instant(source.get("sources_from")));
     }
 
     private static List<String> strings(Object value) {

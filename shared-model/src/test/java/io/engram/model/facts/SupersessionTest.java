@@ -14,42 +14,11 @@ import org.junit.jupiter.api.Test;
 
 class SupersessionTest {
 
-    /** A fact table over maps, as the writer's keyed state holds one tenant's. */
-    static final class MapTable implements FactTable {
-        final Map<String, Fact> facts = new HashMap<>();
-        final Map<String, List<String>> slots = new HashMap<>();
+    private final MapFactTable table = new MapFactTable();
 
-        @Override
-        public Fact get(String id) {
-            return facts.get(id);
-        }
-
-        @Override
-        public void put(Fact fact) {
-            facts.put(fact.id(), fact);
-        }
-
-        @Override
-        public List<String> slot(String slot) {
-            return slots.getOrDefault(slot, List.of());
-        }
-
-        @Override
-        public void putSlot(String slot, List<String> ids) {
-            slots.put(slot, new ArrayList<>(ids));
-        }
-
-        @Override
-        public Iterable<Fact> all() {
-            return facts.values();
-        }
-
-        Link by(String id) {
-            return facts.get(id).supersededBy();
-        }
+    private Link by(String id) {
+        return table.get(id).supersededBy();
     }
-
-    private final MapTable table = new MapTable();
 
     private static MemoryRecord memory(String id, String user, String key, long ts) {
         return MemoryRecord.of(id, "acme", RecordType.MEMORY, "text of " + id, Instant.ofEpochMilli(ts)).user(user)
@@ -68,7 +37,7 @@ class SupersessionTest {
         assertThat(second.changed()).containsExactly(Map.entry("m1", new Link("m2", 200)));
         Supersession.Outcome third = arrive(memory("m3", "ann", "user.city", 300));
         assertThat(third.changed()).containsExactly(Map.entry("m2", new Link("m3", 300)));
-        assertThat(table.by("m1")).isEqualTo(new Link("m2", 200));
+        assertThat(by("m1")).isEqualTo(new Link("m2", 200));
     }
 
     @Test
@@ -85,7 +54,7 @@ class SupersessionTest {
         arrive(memory("a1", "ann", "user.city", 100));
         Supersession.Outcome bob = arrive(memory("b1", "bob", "user.city", 200));
         assertThat(bob.changed()).isEmpty();
-        assertThat(table.by("a1")).isNull();
+        assertThat(by("a1")).isNull();
     }
 
     @Test
@@ -102,9 +71,9 @@ class SupersessionTest {
     void theEarliestSupersederWins() throws Exception {
         arrive(memory("m1", "ann", "user.city", 100));
         arrive(memory("x", null, null, 300), "m1");
-        assertThat(table.by("m1")).isEqualTo(new Link("x", 300));
+        assertThat(by("m1")).isEqualTo(new Link("x", 300));
         arrive(memory("m2", "ann", "user.city", 200));
-        assertThat(table.by("m1")).as("the key's next memory is earlier").isEqualTo(new Link("m2", 200));
+        assertThat(by("m1")).as("the key's next memory is earlier").isEqualTo(new Link("m2", 200));
     }
 
     @Test
@@ -115,7 +84,7 @@ class SupersessionTest {
         assertThat(c.refused()).isEmpty();
         Supersession.Outcome back = arrive(memory("a", null, null, 100), "c");
         assertThat(back.refused()).containsExactly("c");
-        assertThat(table.by("c")).isNull();
+        assertThat(by("c")).isNull();
         assertThat(arrive(memory("d", null, null, 400), "d").refused()).as("itself").containsExactly("d");
     }
 
@@ -128,11 +97,11 @@ class SupersessionTest {
         assertThat(third.changed()).as("m1 forgotten: no update of it").containsExactly(
                 Map.entry("m2", new Link("m3", 300)));
         Supersession.forget(table, null, "ann");
-        assertThat(table.facts.values()).allMatch(Fact::forgotten);
+        assertThat(table.all()).allMatch(Fact::forgotten);
         arrive(memory("m2", "ann", "user.city", 200)); // written again after the forget
         Supersession.Outcome fourth = arrive(memory("m4", "ann", "user.city", 400));
         assertThat(fourth.changed()).as("m3 still forgotten, m2 stored again").isEmpty();
-        assertThat(table.by("m2")).isEqualTo(new Link("m3", 300));
+        assertThat(by("m2")).isEqualTo(new Link("m3", 300));
     }
 
     @Test
@@ -143,5 +112,24 @@ class SupersessionTest {
         assertThat(moved.changed()).containsOnlyKeys("m1");
         assertThat(moved.changed().get("m1")).as("m1 is current again").isNull();
         assertThat(moved.own()).isNull();
+    }
+
+    @Test
+    void aReadThatFoundTwoVersionsOfAFactKeepsTheOneThatHolds() {
+        MemoryRecord paris = memory("m1", "ann", "user.city", 100);
+        MemoryRecord lyon = memory("m2", "ann", "user.city", 200);
+        MemoryRecord bobs = memory("b1", "bob", "user.city", 50);
+        MemoryRecord plain = MemoryRecord.of("n1", "acme", RecordType.MEMORY, "no facts", Instant.ofEpochMilli(10)).build();
+        MemoryRecord replaced = MemoryRecord.of("x1", "acme", RecordType.MEMORY, "old plan", Instant.ofEpochMilli(20)).build();
+        MemoryRecord replacing = MemoryRecord.of("x2", "acme", RecordType.MEMORY, "new plan", Instant.ofEpochMilli(30))
+                .supersedes(List.of("x1")).build();
+        List<MemoryRecord> found = List.of(replaced, paris, plain, lyon, replacing, bobs);
+
+        assertThat(Supersession.holding(found, Instant.ofEpochMilli(300))).as("in the order found")
+                .containsExactly(plain, lyon, replacing, bobs);
+        assertThat(Supersession.holding(found, Instant.ofEpochMilli(150)))
+                .as("as of before Lyon: Paris held then").containsExactly(paris, plain, lyon, replacing, bobs);
+        List<MemoryRecord> noFacts = List.of(plain, replaced);
+        assertThat(Supersession.holding(noFacts, Instant.ofEpochMilli(300))).isSameAs(noFacts);
     }
 }

@@ -52,12 +52,14 @@ class AssembledContextTest {
                 dated("m3", "Ann is vegan.", new ItemDate(march2, march2, null), AssembledContext.Section.MEMORIES),
                 dated("m4", "Ann is in Lisbon.", new ItemDate(march2, null, june30), AssembledContext.Section.MEMORIES),
                 dated("m5", "Ann sold her flat.", ItemDate.at(march2Earlier), AssembledContext.Section.MEMORIES),
+                dated("s1", "Ann looked for a flat in Berlin.", new ItemDate(march2, null, null,
+                        Instant.parse("2026-02-20T18:00:00Z")), AssembledContext.Section.MEMORIES),
                 in("m6", RecordType.MEMORY, "Undated.", AssembledContext.Section.MEMORIES),
                 dated("t1", "Book it.", ItemDate.at(march2), AssembledContext.Section.RECENT_TAIL)),
                 List.of(), 50, 100, false, List.of());
 
-        // dates by their start (a window with none by the day it was said, ties by their line); within a date,
-        // in the order said
+        // dates by their start (a window with none by the day it was said, a summary's span by its first day, ties
+        // by their line); within a date, in the order said
         assertThat(context.promptText()).isEqualTo("""
                 ## Rules you must follow
                 - Never log secrets. [r1]
@@ -66,6 +68,8 @@ class AssembledContextTest {
                 - Undated. [m6]
                 valid 1 Jan 2026 to 30 Jun 2026:
                 - Ann works at Acme. [m2]
+                20 Feb 2026 to 2 Mar 2026:
+                - Ann looked for a flat in Berlin. [s1]
                 2 Mar 2026:
                 - Ann sold her flat. [m5]
                 - Ann moved to Berlin. [m1]

@@ -25,6 +25,20 @@ class ItemDateTest {
     }
 
     @Test
+    void aSummaryIsDatedByTheSpanOfItsSourcesAndPlacedByItsStart() {
+        Instant march3 = Instant.parse("2026-03-03T18:00:00Z");
+        Instant april2 = Instant.parse("2026-04-02T09:00:00Z");
+        MemoryRecord summary = MemoryRecord.of("s", "t", RecordType.SUMMARY, "Ann planned the move.", april2)
+                .sourcesFrom(march3).build();
+        ItemDate date = ContextItem.of(summary, 0.5).date();
+        assertThat(date.line()).isEqualTo("3 Mar 2026 to 2 Apr 2026:\n");
+        assertThat(date.start()).as("among the items of March").isEqualTo(march3);
+        MemoryRecord oneDay = MemoryRecord.of("s", "t", RecordType.SUMMARY, "Ann packed.", april2)
+                .sourcesFrom(april2.minusSeconds(3600)).build();
+        assertThat(ItemDate.of(oneDay)).as("sources of one day: that day").isEqualTo(ItemDate.at(april2));
+    }
+
+    @Test
     void aRuleIsUndated() {
         MemoryRecord rule = MemoryRecord.of("r", "t", RecordType.INVARIANT, "Never log secrets.", MARCH_2).tier(1).build();
         assertThat(ContextItem.of(rule, 0).date()).isNull();
