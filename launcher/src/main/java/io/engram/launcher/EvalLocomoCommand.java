@@ -177,7 +177,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
      * first speaker as the user, text prefixed by the speaker's name (two people talk; the name is part of what
      * was said to whom), turns 30 s apart from the session's date-time.
      */
-    private static int produce(KafkaClients kafka, List<LocomoData.Conversation> conversations) {
+    static int produce(KafkaClients kafka, List<LocomoData.Conversation> conversations) {
         int n = 0;
         try (EngramProducer producer = new EngramProducer(kafka, new Properties(), PayloadValidator.Limits.DEFAULT)) {
             for (LocomoData.Conversation c : conversations) {
