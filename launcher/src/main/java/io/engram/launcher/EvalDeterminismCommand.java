@@ -137,7 +137,8 @@ final class EvalDeterminismCommand implements Callable<Integer> {
             if (killAt >= 0) {
                 Process doomed = run(config, dir.resolve("killed.log"));
                 long target = Math.round(killAt * turns);
-                awaitOrFail(doomed, () -> LocalPipeline.latestCheckpoint(dir.resolve("state")).isPresent()
+                Path checkpoints = dir.resolve("state").resolve(EngramHome.safe(pipeline.consumerGroup())); // run's layout
+                awaitOrFail(doomed, () -> LocalPipeline.latestCheckpoint(checkpoints).isPresent()
                         && indexedTurns(pipeline, tenants) >= target);
                 doomed.destroyForcibly().waitFor();
                 progress.printf(Locale.ROOT, "[determinism] %s: killed with SIGKILL (exit %d) at %d turns indexed%n",
