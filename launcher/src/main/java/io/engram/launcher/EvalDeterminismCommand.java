@@ -78,15 +78,23 @@ final class EvalDeterminismCommand implements Callable<Integer> {
         Random random = new Random(seed);
         RunContents first = null;
         boolean allSame = true;
-        out.printf("%-10s %-4s %-22s %8s %s%n", "partitions", "run", "failure", "seconds", "contents");
-        for (int p : partitions) {
-            for (int run = 1; run <= runs + kills; run++) {
-                String name = "p" + p + "-run" + run;
-                double killAt = run > runs ? 0.1 + 0.8 * random.nextDouble() : -1;
-                long started = System.nanoTime();
-                RunContents contents = oneRun(work.resolve(name), p, input, tenants, killAt);
-                double seconds = (System.nanoTime() - started) / 1e9;
-                String verdict;
+        out.printf("%-10s %-4s %-24s %8s %s%n", "partitions", "run", "failure", "seconds", "contents");
+        List<int[]> plan = new ArrayList<>(); // {partitions, run}: the failure-free runs first, then the killed ones
+        for (int killed = 0; killed <= 1; killed++) {
+            for (int p : partitions) {
+                for (int run = killed == 0 ? 1 : runs + 1; run <= (killed == 0 ? runs : runs + kills); run++) {
+                    plan.add(new int[] {p, run});
+                }
+            }
+        }
+        for (int[] step : plan) {
+            int p = step[0];
+            int run = step[1];
+            double killAt = run > runs ? 0.1 + 0.8 * random.nextDouble() : -1;
+            long started = System.nanoTime();
+            String verdict;
+            try {
+                RunContents contents = oneRun(work.resolve("p" + p + "-run" + run), p, input, tenants, killAt);
                 if (first == null) {
                     first = contents;
                     verdict = "the reference: " + contents.counts();
@@ -95,18 +103,22 @@ final class EvalDeterminismCommand implements Callable<Integer> {
                     allSame &= d.none();
                     verdict = d.none() ? "identical to the reference" : d.size() + " lines differ: " + sample(d);
                 }
-                out.printf(Locale.ROOT, "%-10d %-4d %-22s %8.0f %s%n", p, run,
-                        killAt < 0 ? "none" : String.format(Locale.ROOT, "SIGKILL at %.0f%% of turns", 100 * killAt),
-                        seconds, verdict);
-                out.flush();
+            } catch (IllegalStateException e) {
+                allSame = false;
+                verdict = "not compared: " + e.getMessage();
             }
+            out.printf(Locale.ROOT, "%-10d %-4d %-24s %8.0f %s%n", p, run,
+                    killAt < 0 ? "none" : String.format(Locale.ROOT, "SIGKILL at %.0f%% of turns", 100 * killAt),
+                    (System.nanoTime() - started) / 1e9, verdict);
+            out.flush();
         }
         out.println(allSame ? "every run left the same documents and rows" : "runs differ");
         return allSame ? 0 : 1;
     }
 
     private static String sample(RunContents.Difference d) {
-        return d.extra().entrySet().stream().filter(e -> !e.getValue().isEmpty())
+        return d.extra().entrySet().stream()
+                .filter(e -> !e.getValue().isEmpty() || !d.missing().get(e.getKey()).isEmpty())
                 .map(e -> e.getKey() + " +" + e.getValue().size() + " -" + d.missing().get(e.getKey()).size())
                 .collect(Collectors.joining(", ")) + "; first extra: " + d.extra().values().stream()
                 .flatMap(List::stream).findFirst().orElse("none");
@@ -135,14 +147,16 @@ final class EvalDeterminismCommand implements Callable<Integer> {
                     partitionCount);
             progress.flush();
             if (killAt >= 0) {
-                Process doomed = run(config, dir.resolve("killed.log"));
+                Path killedLog = dir.resolve("killed.log");
+                Process doomed = run(config, killedLog);
                 long target = Math.round(killAt * turns);
                 Path checkpoints = dir.resolve("state").resolve(EngramHome.safe(pipeline.consumerGroup())); // run's layout
-                awaitOrFail(doomed, () -> LocalPipeline.latestCheckpoint(checkpoints).isPresent()
+                awaitOrFail(doomed, killedLog, () -> LocalPipeline.latestCheckpoint(checkpoints).isPresent()
                         && indexedTurns(pipeline, tenants) >= target);
                 doomed.destroyForcibly().waitFor();
-                progress.printf(Locale.ROOT, "[determinism] %s: killed with SIGKILL (exit %d) at %d turns indexed%n",
-                        dir.getFileName(), doomed.exitValue(), indexedTurns(pipeline, tenants));
+                progress.printf(Locale.ROOT, "[determinism] %s: killed with SIGKILL (exit %d) at %d turns indexed, after %s%n",
+                        dir.getFileName(), doomed.exitValue(), indexedTurns(pipeline, tenants),
+                        LocalPipeline.latestCheckpoint(checkpoints).map(Path::getFileName).orElse(null));
                 progress.flush();
             }
             Path log = dir.resolve("run.log");
@@ -170,11 +184,15 @@ final class EvalDeterminismCommand implements Callable<Integer> {
         boolean holds() throws Exception;
     }
 
-    private static void awaitOrFail(Process process, Check check) throws Exception {
+    private static void awaitOrFail(Process process, Path log, Check check) throws Exception {
         long deadline = System.nanoTime() + RUN_PATIENCE.toNanos();
         while (!check.holds()) {
             if (!process.isAlive()) {
                 throw new IllegalStateException("the run ended (exit " + process.exitValue() + ") before it was to be killed");
+            }
+            if (Files.readString(log).contains("the bounded run ended: ")) {
+                process.destroyForcibly().waitFor();
+                throw new IllegalStateException("the job ended before a checkpoint and the point to kill it");
             }
             if (System.nanoTime() > deadline) {
                 process.destroyForcibly().waitFor();
