@@ -267,6 +267,41 @@ class MemoryServiceTest {
         }
     }
 
+    /**
+     * A memory expires and nothing is written after it: no later event moves event time past {@code expires_at}, so
+     * the wall clock deletes it ({@code watermark.out-of-orderness} + {@code watermark.idleness} after it, docs/contracts.md
+     * "Expiry"), with its row in {@code forgets}. Reads leave it out from {@code expires_at} on, before it is deleted.
+     */
+    @Test
+    void aQuietTenantsExpiredMemoryLeavesTheStoreWithNoLaterInput() throws Exception {
+        java.time.Instant expires = java.time.Instant.now().plusSeconds(4);
+        assertThat(accepted(call("POST", "/v1/memories", globex, JSON.createObjectNode().put("memory_id", "m-badge")
+                .put("text", "The visitor badge code is 4471 until noon.").put("expires_at", expires.toString())
+                .toString()))).containsExactly("globex/m-badge");
+        await("the expiring memory is stored", () -> call("GET", "/v1/memories/m-badge", globex, null).status() == 200);
+        await("expired: reads leave it out", () -> java.time.Instant.now().isAfter(expires)
+                && !searchIds(globex, "visitor badge code").contains("globex/m-badge"));
+        await("deleted from the store by the wall clock",
+                () -> call("GET", "/v1/memories/m-badge", globex, null).status() == 404);
+        assertThat(java.time.Instant.now()).as("not before it expired").isAfter(expires);
+        await("its row in forgets, saying 1 removed", () -> expiryRows("globex/m-badge").equals(List.of(1L)));
+    }
+
+    /** The records removed by each expiry row of a memory. */
+    private static List<Long> expiryRows(String storeId) throws Exception {
+        List<Long> removed = new ArrayList<>();
+        try (Connection c = DriverManager.getConnection(product.pipeline().getProperty("postgres.url"), "postgres", "");
+             var s = c.prepareStatement("SELECT records_removed FROM forgets WHERE forget_id LIKE ?")) {
+            s.setString(1, "expiry/" + storeId + "@%");
+            try (ResultSet rs = s.executeQuery()) {
+                while (rs.next()) {
+                    removed.add(rs.getLong(1));
+                }
+            }
+        }
+        return removed;
+    }
+
     @Test
     void aWrittenMemoryIsSearchableListableAndReadable() throws Exception {
         List<String> ids = accepted(call("POST", "/v1/memories", acme,
