@@ -58,6 +58,10 @@ final class EvalDeterminismCommand implements Callable<Integer> {
     @Option(names = "--conversations", paramLabel = "N", description = "The first N conversations only (default: all).")
     Integer conversations;
 
+    @Option(names = "--copies", paramLabel = "N",
+            description = "Send each conversation N times, as N tenants, for an input as large as needed (default: ${DEFAULT-VALUE}).")
+    int copies = 1;
+
     @Option(names = "--seed", description = "Where the kills fall (default: ${DEFAULT-VALUE}).")
     long seed = 58;
 
@@ -73,6 +77,14 @@ final class EvalDeterminismCommand implements Callable<Integer> {
         if (conversations != null) {
             input = input.subList(0, Math.min(conversations, input.size()));
         }
+        List<LocomoData.Conversation> copied = new ArrayList<>();
+        for (int copy = 1; copy <= copies; copy++) {
+            for (LocomoData.Conversation c : input) {
+                copied.add(copy == 1 ? c : new LocomoData.Conversation(c.sampleId() + "-copy" + copy, c.speakerA(),
+                        c.speakerB(), c.turns()));
+            }
+        }
+        input = copied;
         List<String> tenants = input.stream().map(EvalLocomoCommand::tenant).toList();
         Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("engram-determinism");
         Random random = new Random(seed);
