@@ -87,14 +87,16 @@ public final class EngramPipeline {
 
         // Read and validate: every record is a payload or a reject, event time from the payload; a draining
         // stop ends event time even when the source is idle.
-        WatermarkStrategy<Ingested> eventTime = WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
-                .withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE : in.tsMillis());
-        // Idleness is judged by the wall clock: a split merely slower than the others would let the watermark pass
-        // records it has not read yet, and what they fall into would depend on timing. A bounded run's splits all
-        // end, so it needs none, and gives the same results on every run (docs/algorithms.md, "Cycles").
+        // A bounded run holds event time until its input ends: a replay of history is out of order by months within
+        // a partition (conversation after conversation), and what a record arriving behind the watermark falls into
+        // would depend on how partitions and restores interleave. A live run's watermark trails its newest records,
+        // idle partitions left out (docs/algorithms.md, "Event time of a bounded run").
+        WatermarkStrategy<Ingested> eventTime = config.bounded() ? WatermarkStrategy.noWatermarks()
+                : WatermarkStrategy.<Ingested>forBoundedOutOfOrderness(config.outOfOrderness())
+                        .withIdleness(config.sourceIdleness());
         DataStream<Ingested> read = env
-                .fromSource(inputs, config.bounded() ? eventTime : eventTime.withIdleness(config.sourceIdleness()),
-                        SOURCE_NAME).uid("inputs");
+                .fromSource(inputs, eventTime.withTimestampAssigner((in, kafkaTime) -> in.rejected() ? Long.MIN_VALUE
+                        : in.tsMillis()), SOURCE_NAME).uid("inputs");
         SingleOutputStreamOperator<StoreChange> memories = read
                 .transform("end of input", read.getType(), new EndOfInputWatermark<>()).uid("end-of-input")
                 .process(new RouteInputs(config.metricsEnabled()), StoreChange.TYPE).uid("route-inputs")
