@@ -7,6 +7,7 @@ import io.engram.stack.EmbeddedStack;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 import java.io.PrintWriter;
+import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -185,11 +186,17 @@ final class EvalDeterminismCommand implements Callable<Integer> {
         }
     }
 
-    /** {@code ./engram run --config FILE}, its output in {@code log}. */
+    /**
+     * {@code ./engram run --config FILE} as a process of its own, its output in {@code log}: this JVM's command line
+     * (what {@code ./engram} started it with: options, {@code --add-opens}, classpath) with {@code run}'s arguments.
+     */
     private static Process run(Path config, Path log) throws Exception {
-        Path engram = Path.of(System.getProperty("engram.root", ".")).resolve("engram");
-        return new ProcessBuilder(engram.toString(), "run", "--config", config.toString())
-                .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(ManagementFactory.getRuntimeMXBean().getInputArguments());
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), EngramCli.class.getName(), "run",
+                "--config", config.toString()));
+        return new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     }
 
     private interface Check {
