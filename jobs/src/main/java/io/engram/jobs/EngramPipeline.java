@@ -27,6 +27,7 @@ import io.engram.jobs.ingest.RouteInputs;
 import io.engram.jobs.store.ForgetCompleted;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreWriterOperator;
+import io.engram.jobs.store.StoreWriterSettings;
 import io.engram.jobs.windows.TurnWindowFunction;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.store.MemoryStore;
@@ -139,7 +140,7 @@ public final class EngramPipeline {
                 .uid("embed")
                 .keyBy(StoreChange::tenantId)
                 .transform(WRITER_NAME, StoreChange.TYPE, new StoreWriterOperator(sinks.store(),
-                        StoreWriterOperator.Settings.of(config), Clock.systemUTC()))
+                        StoreWriterSettings.of(config), Clock.systemUTC()))
                 .uid("store-writer");
         SingleOutputStreamOperator<CycleMetrics> cycleRows = DataStreamUtils
                 .reinterpretAsKeyedStream(written, StoreChange::tenantId)

@@ -53,7 +53,7 @@ class DocsMatchCodeTest {
         List<String> cited = citedNames(withoutCodeBlocks(Files.readString(ARCHITECTURE)));
         List<String> unknown = cited.stream().filter(name -> !exists(name, sources)).distinct().toList();
         assertThat(unknown).as("names in docs/architecture.md that the code does not declare").isEmpty();
-        assertThat(cited).contains("EngramPipeline.build", "StoreWriterOperator.Settings", "retrieval.HybridRetriever");
+        assertThat(cited).contains("EngramPipeline.build", "StoreWriterSettings", "retrieval.HybridRetriever");
         assertThat(exists("serde.ImmutableSerializer", sources)).as("a class the document once named").isFalse();
         assertThat(exists("retrieval.LayoutSerializer", sources)).as("a class in another package").isFalse();
         assertThat(exists("EngramPipeline.noSuchMember", sources)).isFalse();

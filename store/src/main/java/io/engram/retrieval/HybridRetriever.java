@@ -221,36 +221,15 @@ public final class HybridRetriever {
     }
 
     private List<Result> rank(Query query, float[] vector, List<ScoredRecord> lexical, List<ScoredRecord> semantic) {
-        Map<String, MemoryRecord> records = new LinkedHashMap<>();
-        Map<String, Integer> lexicalRank = new HashMap<>();
-        Map<String, Integer> vectorRank = new HashMap<>();
-        Map<String, Double> cosines = new HashMap<>();
-        for (int i = 0; i < lexical.size(); i++) {
-            MemoryRecord r = lexical.get(i).record();
-            records.putIfAbsent(r.id(), r);
-            lexicalRank.put(r.id(), i + 1);
-        }
-        for (int i = 0; i < semantic.size(); i++) {
-            MemoryRecord r = semantic.get(i).record();
-            records.putIfAbsent(r.id(), r);
-            vectorRank.put(r.id(), i + 1);
-            cosines.put(r.id(), semantic.get(i).score());
-        }
-        // a new version searchable before its predecessor's mark: the read keeps only what holds among its candidates
-        Set<String> holding = new HashSet<>();
-        Supersession.holding(List.copyOf(records.values()), query.validity().at()).forEach(r -> holding.add(r.id()));
-        Map<String, Double> fused = RankFusion.reciprocalRank(List.of(lexical.stream().map(s -> s.record().id()).toList(),
-                semantic.stream().map(s -> s.record().id()).toList()), options.rrfK());
+        Candidates c = Candidates.of(lexical, semantic, query.validity().at());
+        Map<String, Double> fused = RankFusion.reciprocalRank(List.of(c.lexicalIds(), c.vectorIds()), options.rrfK());
 
         double best = fused.values().stream().mapToDouble(Double::doubleValue).max().orElse(1);
         List<Result> results = new ArrayList<>();
         for (Map.Entry<String, Double> candidate : fused.entrySet()) {
-            MemoryRecord r = records.get(candidate.getKey());
-            if (!holding.contains(r.id())) {
-                continue;
-            }
+            MemoryRecord r = c.records().get(candidate.getKey());
             // k-NN scored its hits' cosines; a hit of BM25 alone brought its vector
-            double cosine = cosines.containsKey(r.id()) ? cosines.get(r.id())
+            double cosine = c.cosines().containsKey(r.id()) ? c.cosines().get(r.id())
                     : r.embedding() == null ? 0 : Vectors.dot(vector, r.embedding());
             double age = Math.max(0, Duration.between(r.ts(), query.now()).toMillis() / 1000.0);
             MemoryScore.Scope scope = MemoryScore.Scope.of(r.sessionId(), r.userId(), query.sessionId(), query.userId());
@@ -258,13 +237,53 @@ public final class HybridRetriever {
                     r.type() == RecordType.SUMMARY ? r.decayRate() : null);
             double relevance = best > 0 ? candidate.getValue() / best : 0;
             results.add(new Result(r, options.ranking() == Ranking.FUSED ? candidate.getValue() : relevance * score,
-                    cosine, candidate.getValue(), lexicalRank.get(r.id()), vectorRank.get(r.id())));
+                    cosine, candidate.getValue(), c.lexicalRank().get(r.id()), c.vectorRank().get(r.id())));
         }
         if (options.ranking() == Ranking.LEARNED) {
             results = learned(query.text(), results);
         }
         results.sort(Comparator.comparingDouble(Result::score).reversed());
         return results.subList(0, Math.min(query.k(), results.size()));
+    }
+
+    /**
+     * Both retrievers' hits by id, with their ranks (1 = first) and k-NN's cosines. A hit that another hit supersedes
+     * at the read's instant is left out: a new version is searchable before its predecessor's mark, and the read
+     * keeps only what holds among what it found ({@link Supersession#holding}).
+     */
+    private record Candidates(Map<String, MemoryRecord> records, List<String> lexicalIds, List<String> vectorIds,
+                              Map<String, Integer> lexicalRank, Map<String, Integer> vectorRank,
+                              Map<String, Double> cosines) {
+
+        static Candidates of(List<ScoredRecord> lexical, List<ScoredRecord> semantic, Instant at) {
+            List<MemoryRecord> found = new ArrayList<>();
+            lexical.forEach(s -> found.add(s.record()));
+            semantic.forEach(s -> found.add(s.record()));
+            Set<String> holding = new HashSet<>();
+            Supersession.holding(found, at).forEach(r -> holding.add(r.id()));
+            Candidates c = new Candidates(new LinkedHashMap<>(), new ArrayList<>(), new ArrayList<>(), new HashMap<>(),
+                    new HashMap<>(), new HashMap<>());
+            for (int i = 0; i < lexical.size(); i++) {
+                c.add(lexical.get(i), i + 1, c.lexicalIds(), c.lexicalRank(), holding);
+            }
+            for (int i = 0; i < semantic.size(); i++) {
+                if (c.add(semantic.get(i), i + 1, c.vectorIds(), c.vectorRank(), holding)) {
+                    c.cosines().put(semantic.get(i).record().id(), semantic.get(i).score());
+                }
+            }
+            return c;
+        }
+
+        private boolean add(ScoredRecord hit, int rank, List<String> ids, Map<String, Integer> ranks, Set<String> holding) {
+            MemoryRecord r = hit.record();
+            if (!holding.contains(r.id())) {
+                return false;
+            }
+            records.putIfAbsent(r.id(), r);
+            ids.add(r.id());
+            ranks.put(r.id(), rank);
+            return true;
+        }
     }
 
     /** The results scored by the learned ranking. */

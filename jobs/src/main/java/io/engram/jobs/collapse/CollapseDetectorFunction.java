@@ -12,17 +12,13 @@ import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
 import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.MemoryRecord;
-import io.engram.model.retrieval.RecordType;
-import io.engram.store.MemoryReader;
 import io.engram.store.MemoryStore;
-import io.engram.store.RecordIds;
 import java.io.IOException;
 import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -31,14 +27,10 @@ import java.util.function.Consumer;
 import org.apache.flink.api.common.functions.OpenContext;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.state.MapState;
-import org.apache.flink.api.common.state.MapStateDescriptor;
 import org.apache.flink.api.common.state.ValueState;
 import org.apache.flink.api.common.state.ValueStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.api.common.typeutils.base.ListSerializer;
-import org.apache.flink.api.common.typeutils.base.LongSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
@@ -59,7 +51,7 @@ import org.apache.flink.util.OutputTag;
  * <p>Changes reach the detector in an order that depends on timing: gateway writes from several partitions,
  * compaction's changes from several subtasks. So each waits in keyed state until the watermark passes the event
  * time it was written at, and the tenant's changes are applied in event-time order, those of the same time in
- * {@link #SAME_TIME_ORDER} (docs/algorithms.md, "Cycles"): which cycle each falls into ({@link CycleClock}: a new
+ * {@link PendingChanges#SAME_TIME_ORDER} (docs/algorithms.md §D): which cycle each falls into ({@link CycleClock}: a new
  * gateway cycle id, or a quiet gap), what the shape holds when a cycle closes and the canaries minted from it are
  * a function of the input, however partitions and timers interleave. The last cycle before a pause closes on an
  * event-time timer a quiet gap after its last write. A change that arrives behind the watermark (input more out
@@ -97,8 +89,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient ValueState<String> canariesAsJson;
     private transient ListState<String> historyAsJson;
     private transient ValueState<OpenCycle> open;
-    /** The changes the watermark has not passed yet, by the event time they were written at. */
-    private transient MapState<Long, List<StoreChange>> pending;
+    /** The changes the watermark has not passed yet. */
+    private transient PendingChanges pending;
     /** The shapes read since the last barrier, by tenant, and which of them changed. */
     private transient LiveShapes liveShapes;
     /** The size of the tenant's shape as last written, so the records of every tenant add up without reading shapes. */
@@ -146,8 +138,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         canariesAsJson = getRuntimeContext().getState(LegacyDetectorJson.canariesDescriptor());
         historyAsJson = getRuntimeContext().getListState(LegacyDetectorJson.historyDescriptor());
         open = getRuntimeContext().getState(openCycleDescriptor());
-        pending = getRuntimeContext().getMapState(new MapStateDescriptor<>("pending-changes", LongSerializer.INSTANCE,
-                new ListSerializer<>(StoreChange.SERIALIZER)));
+        pending = new PendingChanges(getRuntimeContext());
         shapeSize = getRuntimeContext().getState(shapeSizeDescriptor());
         liveShapes = new LiveShapes(heldShapeRecords);
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
@@ -156,22 +147,6 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         metrics.gauge("detector_open_cycles", () -> openCycles);
         metrics.gauge("detector_shape_records", () -> shapeRecords);
         metrics.gauge("detector_held_shape_records", liveShapes::heldRecords);
-    }
-
-    /**
-     * The order of a tenant's changes written at the same event time (docs/algorithms.md, "Cycles"): by session
-     * (none first), then by the record they touch; changes the same in both keep the order they arrived in, which is
-     * the order of the one upstream task both came through.
-     */
-    static final Comparator<StoreChange> SAME_TIME_ORDER = Comparator
-            .comparing(StoreChange::sessionId, Comparator.nullsFirst(Comparator.<String>naturalOrder()))
-            .thenComparing(CollapseDetectorFunction::recordOf);
-
-    private static String recordOf(StoreChange change) {
-        if (change instanceof StoreChange.Upsert u) {
-            return u.record().id();
-        }
-        return change instanceof StoreChange.Delete d ? d.id() : "";
     }
 
     private static ValueStateDescriptor<OpenCycle> openCycleDescriptor() {
@@ -207,10 +182,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
             apply(change, writtenAt, ctx, out); // behind the watermark already: no timer of its time will fire again
             return;
         }
-        List<StoreChange> waiting = pending.get(writtenAt);
-        List<StoreChange> now = waiting == null ? new ArrayList<>() : new ArrayList<>(waiting);
-        now.add(change);
-        pending.put(writtenAt, now);
+        pending.add(writtenAt, change);
         ctx.timerService().registerEventTimeTimer(writtenAt);
     }
 
@@ -248,7 +220,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         long accepted = 0;
         if (change instanceof StoreChange.Upsert upsert) {
             MemoryRecord r = upsert.record();
-            current.upsert(entryOf(r.tenantId(), r.id(), r.type(), r.text(), r.generation(), r.sourceRefs()));
+            current.upsert(ShapeEntries.of(r.tenantId(), r.id(), r.type(), r.text(), r.generation(), r.sourceRefs()));
             accepted = 1;
         } else if (change instanceof StoreChange.Delete delete) {
             accepted = current.delete(delete.id()) ? 1 : 0;
@@ -272,11 +244,11 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     /**
      * The watermark passed {@code timestamp}: the open cycle closes if it has been quiet since, then the changes
-     * written at that time are applied in {@link #SAME_TIME_ORDER}.
+     * written at that time are applied ({@link PendingChanges#SAME_TIME_ORDER}).
      */
     /** Deletes a cycle's quiet timer, unless changes written at that time wait for it too. */
     private void dropQuietTimer(OpenCycle cycle, Context ctx) throws Exception {
-        if (!pending.contains(cycle.quietTimer())) {
+        if (!pending.waitAt(cycle.quietTimer())) {
             ctx.timerService().deleteEventTimeTimer(cycle.quietTimer());
         }
     }
@@ -287,14 +259,8 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         if (cycle != null && cycle.quietTimer() == timestamp) {
             close(cycle, CycleClock.BY_QUIET_GAP, ctx, out);
         }
-        List<StoreChange> due = pending.get(timestamp);
-        if (due != null) {
-            pending.remove(timestamp);
-            List<StoreChange> ordered = new ArrayList<>(due);
-            ordered.sort(SAME_TIME_ORDER);
-            for (StoreChange change : ordered) {
-                apply(change, timestamp, ctx, out);
-            }
+        for (StoreChange change : pending.take(timestamp)) {
+            apply(change, timestamp, ctx, out);
         }
     }
 
@@ -386,41 +352,11 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
                 shapeRecords += live.size();
                 liveShapes.changed(tenant, 0);
             }
-            if (readBackTexts(tenant, live)) {
+            if (ShapeEntries.readBackTexts(store, tenant, live)) {
                 liveShapes.changed(tenant, 0);
             }
         }
         return live;
-    }
-
-    /**
-     * Gives the entries of a shape restored from the first state format their words and source refs, from the
-     * texts OpenSearch holds (once: the shape is written back in the current format). A record OpenSearch no
-     * longer holds gets no words, so it matches no canary and is not asked for again. Returns whether any entry
-     * was read back.
-     */
-    private boolean readBackTexts(String tenant, StoreShape restored) {
-        List<String> ids = restored.idsWithoutTerms();
-        if (ids.isEmpty()) {
-            return false;
-        }
-        store.refresh(); // the restored writes were acknowledged; a search finds them once refreshed
-        for (int from = 0; from < ids.size(); from += MemoryReader.MAX_IDS_PER_GET) {
-            for (MemoryRecord r : store.get(tenant, ids.subList(from, Math.min(ids.size(), from + MemoryReader.MAX_IDS_PER_GET)))) {
-                StoreShape.Entry old = restored.get(r.id());
-                restored.upsert(entryOf(tenant, r.id(), old.type(), r.text(), old.generation(), r.sourceRefs()));
-            }
-        }
-        for (String gone : restored.idsWithoutTerms()) {
-            restored.upsert(restored.get(gone).withoutWords());
-        }
-        return true;
-    }
-
-    private static StoreShape.Entry entryOf(String tenant, String id, RecordType type, String text, int generation,
-                                            List<String> sourceRefs) {
-        return StoreShape.Entry.of(id, type, text, generation,
-                sourceRefs.stream().map(ref -> RecordIds.resolveRef(tenant, ref)).toList());
     }
 
     /**

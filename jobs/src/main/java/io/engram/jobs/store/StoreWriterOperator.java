@@ -23,7 +23,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.TreeMap;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -68,46 +67,8 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
 
     private static final long serialVersionUID = 2L;
 
-    /**
-     * What the writer is told: the embedding model and vector size the index is set up for, at most
-     * {@code maxBulk} changes a bulk request or {@code maxDelay} of waiting, how long a forget is kept against
-     * late arrivals, whether metrics are reported, the policy of memory facts, and how long after an expiry's or
-     * a retention sweep's time the wall clock applies it when event time has not (null: never).
-     */
-    public record Settings(String embeddingModel, int vectorDimension, int maxBulk, Duration maxDelay,
-                           Duration forgetRetention, boolean metricsEnabled, FactPolicy facts,
-                           Duration wallClockGrace) implements Serializable {
-
-        /**
-         * The pipeline's settings, for vectors of its embedding model. Expiry and retention fall back on the wall
-         * clock the out-of-orderness and idleness after their time, unless the run is bounded (its input ends, and
-         * event time with it).
-         */
-        public static Settings of(PipelineConfig config) {
-            return new Settings(config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.bulkSize(),
-                    config.bulkDelay(), config.stateTtl(), config.metricsEnabled(), config.facts(),
-                    config.bounded() ? null : config.outOfOrderness().plus(config.sourceIdleness()));
-        }
-
-        public Settings withIndex(String model, int dimension) {
-            return new Settings(model, dimension, maxBulk, maxDelay, forgetRetention, metricsEnabled, facts,
-                    wallClockGrace);
-        }
-
-        public Settings withBulk(int size, Duration delay) {
-            return new Settings(embeddingModel, vectorDimension, size, delay, forgetRetention, metricsEnabled, facts,
-                    wallClockGrace);
-        }
-
-        /** These settings with {@code policy}'s supersession and retention. */
-        public Settings withFacts(FactPolicy policy) {
-            return new Settings(embeddingModel, vectorDimension, maxBulk, maxDelay, forgetRetention,
-                    metricsEnabled, policy, wallClockGrace);
-        }
-    }
-
     private final MemoryStore.Factory storeFactory;
-    private final Settings settings;
+    private final StoreWriterSettings settings;
     /** The wall clock of forget completions and freshness. */
     private final Clock clock;
 
@@ -122,10 +83,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     private transient InternalTimerService<VoidNamespace> compactionTimers;
     private transient ListState<ForgetEvent> forgets;
     private transient FactKeeper facts;
-    /** Sweeps whose rows are emitted, waiting for the next checkpoint, then for that one to complete, to delete. */
-    private transient List<Sweep> sweepsAfterNextCheckpoint;
-    private transient TreeMap<Long, List<Sweep>> sweepsAfterCheckpoint;
-    private transient ListState<Sweep> waitingSweeps;
+    private transient SweepsAwaitingCheckpoint sweeps;
     private transient StoreWrites writes;
     private transient Counter refusedEdges;
     private transient Histogram bulkMillis;
@@ -146,7 +104,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
             .thenComparing(c -> c.change().sessionId(), Comparator.nullsFirst(Comparator.naturalOrder()));
 
     /** Creates the index (and installs its template) for the settings' vectors if it is missing. */
-    public StoreWriterOperator(MemoryStore.Factory storeFactory, Settings settings, Clock clock) {
+    public StoreWriterOperator(MemoryStore.Factory storeFactory, StoreWriterSettings settings, Clock clock) {
         super(settings.maxDelay());
         this.storeFactory = storeFactory;
         this.settings = settings;
@@ -156,8 +114,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     @Override
     public void initializeState(StateInitializationContext context) throws Exception {
         super.initializeState(context);
-        waitingSweeps = context.getOperatorStateStore().getListState(new ListStateDescriptor<>("sweeps-to-delete",
-                TypeInformation.of(Sweep.class)));
+        sweeps = new SweepsAwaitingCheckpoint(context.getOperatorStateStore());
     }
 
     @Override
@@ -166,12 +123,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         MemoryStore opened = storeFactory.open();
         store = opened;
         opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
-        sweepsAfterCheckpoint = new TreeMap<>();
-        sweepsAfterNextCheckpoint = new ArrayList<>();
-        for (Sweep restored : waitingSweeps.get()) {
-            deleteSwept(restored); // its row was written by the checkpoint restored: the delete may not have been
-        }
-        waitingSweeps.clear();
+        sweeps.restored().forEach(this::deleteSwept); // their rows were written by the checkpoint restored
         heldChanges = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("held-compaction-changes", HeldChange.Serializer.INSTANCE));
         heldByEarlierVersion = getKeyedStateStore().getListState(
@@ -394,7 +346,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         completed(new ForgetCompleted(s.tenantId(), "retention/" + s.type().label() + "@"
                 + Instant.ofEpochMilli(s.tsMillis()), "retention", s.type().label(), s.tsMillis(), clock.millis(),
                 covered), e);
-        sweepsAfterNextCheckpoint.add(s);
+        sweeps.add(s);
     }
 
     private void deleteSwept(Sweep s) {
@@ -404,21 +356,13 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     @Override
     public void snapshotState(StateSnapshotContext context) throws Exception {
         super.snapshotState(context);
-        if (!sweepsAfterNextCheckpoint.isEmpty()) {
-            sweepsAfterCheckpoint.put(context.getCheckpointId(), List.copyOf(sweepsAfterNextCheckpoint));
-            sweepsAfterNextCheckpoint.clear();
-        }
-        List<Sweep> waiting = new ArrayList<>();
-        sweepsAfterCheckpoint.values().forEach(waiting::addAll);
-        waitingSweeps.update(waiting);
+        sweeps.snapshot(context.getCheckpointId());
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) throws Exception {
         super.notifyCheckpointComplete(checkpointId);
-        var done = sweepsAfterCheckpoint.headMap(checkpointId, true);
-        done.values().forEach(sweeps -> sweeps.forEach(this::deleteSwept));
-        done.clear();
+        sweeps.completed(checkpointId).forEach(this::deleteSwept);
     }
 
     private void completed(ForgetCompleted done, StreamRecord<StoreChange> e) {

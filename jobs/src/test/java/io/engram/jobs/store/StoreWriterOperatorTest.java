@@ -36,7 +36,7 @@ class StoreWriterOperatorTest {
     static final Instant DAY = Instant.parse("2026-11-20T00:00:00Z");
     /** The operator's wall clock: when forgets complete. */
     static final Clock NOON = Clock.fixed(DAY.plus(Duration.ofHours(12)), ZoneOffset.UTC);
-    static final StoreWriterOperator.Settings SETTINGS = StoreWriterOperator.Settings.of(PipelineConfig.defaults())
+    static final StoreWriterSettings SETTINGS = StoreWriterSettings.of(PipelineConfig.defaults())
             .withIndex("test-vectors", 3).withBulk(1, Duration.ofMillis(50));
 
     static long time(String hhmm) {
