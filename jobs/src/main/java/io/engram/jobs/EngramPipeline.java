@@ -4,6 +4,7 @@ import io.engram.client.Secrets;
 import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
+import io.engram.jobs.collapse.CollapseDetectorSettings;
 import io.engram.jobs.collapse.FiredAlert;
 import io.engram.jobs.collapse.MetricsJdbc;
 import io.engram.jobs.collapse.MintedCanary;
@@ -146,7 +147,7 @@ public final class EngramPipeline {
                 .reinterpretAsKeyedStream(written, StoreChange::tenantId)
                 .transform("collapse detector", CollapseDetectorFunction.CYCLE_ROWS, new CollapseDetectorOperator(
                         new CollapseDetectorFunction(sinks.store(),
-                                CollapseDetectorFunction.Settings.of(config))))
+                                CollapseDetectorSettings.of(config))))
                 .uid("collapse-detector");
 
         written.getSideOutput(StoreWriterOperator.FORGETS_DONE).sinkTo(sinks.forgetRows()).uid("forgets-sink")

@@ -1,7 +1,6 @@
 package io.engram.jobs.collapse;
 
 import io.engram.jobs.EngramMetrics;
-import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.store.StoreChange;
 import io.engram.model.collapse.CanaryScores;
 import io.engram.model.collapse.CanarySet;
@@ -14,7 +13,6 @@ import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.store.MemoryStore;
 import java.io.IOException;
-import java.io.Serializable;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.AbstractMap.SimpleImmutableEntry;
@@ -35,6 +33,7 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.KeyedStateBackend;
 import org.apache.flink.runtime.state.VoidNamespace;
 import org.apache.flink.runtime.state.VoidNamespaceSerializer;
+import org.apache.flink.streaming.api.TimeDomain;
 import org.apache.flink.streaming.api.functions.KeyedProcessFunction;
 import org.apache.flink.util.Collector;
 import org.apache.flink.util.OutputTag;
@@ -48,18 +47,12 @@ import org.apache.flink.util.OutputTag;
  * writes the changed shapes back at the barrier, or earlier when the bound is passed, so with RocksDB a write
  * costs an in-memory update, not a (de)serialization of the whole shape.
  *
- * <p>Changes reach the detector in an order that depends on timing: gateway writes from several partitions,
- * compaction's changes from several subtasks. So each waits in keyed state until the watermark passes the event
- * time it was written at, and the tenant's changes are applied in event-time order, those of the same time in
- * {@link PendingChanges#SAME_TIME_ORDER} (docs/algorithms.md §D): which cycle each falls into ({@link CycleClock}: a new
- * gateway cycle id, or a quiet gap), what the shape holds when a cycle closes and the canaries minted from it are
- * a function of the input, however partitions and timers interleave. The last cycle before a pause closes on an
- * event-time timer a quiet gap after its last write. A change that arrives behind the watermark (input more out
- * of order than the watermark allows) is applied when it arrives. Closing scores the canaries with BM25 against
- * the tenant's records as the shape holds them ({@link CanarySet#ranks}), evaluates the alerts
- * ({@link CollapseAlerts}) and emits the {@code cycle_metrics} row; fired alerts and newly minted canaries go to
- * side outputs. Rows are a function of the state and the changes only, so a cycle closed again after a restore
- * writes the same row.
+ * <p>A tenant's changes are applied in event-time order (docs/algorithms.md §D, "Cycles, in event-time order"):
+ * each waits in {@link PendingChanges} until the watermark passes the time it was written at, or, on a live run,
+ * until the wall clock is {@code wallClockGrace} past its arrival with event time standing still; one already behind
+ * the watermark is applied as it comes. Closing scores the canaries with BM25 over the shape ({@link CanarySet#ranks}),
+ * evaluates the alerts ({@link CollapseAlerts}) and emits the {@code cycle_metrics} row; alerts and minted canaries go
+ * to side outputs. A cycle closed again after a restore writes the same row.
  *
  * <p>The store is read only to upgrade a shape restored from the first state format, whose entries lack the
  * words and source refs canary scoring needs: their texts are read back from OpenSearch once.
@@ -80,6 +73,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private final CycleClock clock;
     private final boolean metricsEnabled;
     private final long heldShapeRecords;
+    private final Duration wallClockGrace;
 
     private transient MemoryStore store;
     private transient ValueState<StoreShape> shape;
@@ -102,29 +96,13 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private transient volatile long openCycles;
     private transient volatile long shapeRecords;
 
-    /**
-     * The detector's thresholds and canary sizes, the quiet gap that closes a cycle, whether metrics are on, and
-     * how many shape entries it may hold on the heap between barriers (all tenants together; one tenant larger
-     * than that is still held whole while it is written to).
-     */
-    public record Settings(CollapseConfig collapse, Duration quietGap, boolean metricsEnabled, long heldShapeRecords)
-            implements Serializable {
-
-        /** Entries held on the heap by default: above the largest tenant planned for (100,000 records), "Sizing". */
-        public static final long HELD_SHAPE_RECORDS = 150_000;
-
-        /** The pipeline's settings. */
-        public static Settings of(PipelineConfig config) {
-            return new Settings(config.collapse(), config.quietGap(), config.metricsEnabled(), HELD_SHAPE_RECORDS);
-        }
-    }
-
-    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, Settings settings) {
+    public CollapseDetectorFunction(MemoryStore.Factory storeFactory, CollapseDetectorSettings settings) {
         this.storeFactory = storeFactory;
         this.config = settings.collapse();
         this.clock = new CycleClock(settings.quietGap());
         this.metricsEnabled = settings.metricsEnabled();
         this.heldShapeRecords = settings.heldShapeRecords();
+        this.wallClockGrace = settings.wallClockGrace();
     }
 
     @Override
@@ -184,6 +162,10 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         }
         pending.add(writtenAt, change);
         ctx.timerService().registerEventTimeTimer(writtenAt);
+        if (wallClockGrace != null) { // one timer a second per tenant at most
+            long at = ctx.timerService().currentProcessingTime() + wallClockGrace.toMillis();
+            ctx.timerService().registerProcessingTimeTimer(at - at % 1000 + 1000);
+        }
     }
 
     /**
@@ -255,6 +237,15 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<CycleMetrics> out) throws Exception {
+        if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
+            // event time stood still since these came: the tenant's waiting changes are applied, in their order
+            for (long writtenAt : pending.times()) {
+                for (StoreChange change : pending.take(writtenAt)) {
+                    apply(change, writtenAt, ctx, out);
+                }
+            }
+            return;
+        }
         OpenCycle cycle = open.value();
         if (cycle != null && cycle.quietTimer() == timestamp) {
             close(cycle, CycleClock.BY_QUIET_GAP, ctx, out);

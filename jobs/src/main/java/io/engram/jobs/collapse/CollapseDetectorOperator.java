@@ -42,6 +42,12 @@ public final class CollapseDetectorOperator extends KeyedProcessOperator<String,
     }
 
     @Override
+    public void onProcessingTime(InternalTimer<String, VoidNamespace> timer) throws Exception {
+        super.onProcessingTime(timer);
+        boundHeldShapes();
+    }
+
+    @Override
     public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
         super.prepareSnapshotPreBarrier(checkpointId);
         detector().writeBackShapes(this::setCurrentKey);

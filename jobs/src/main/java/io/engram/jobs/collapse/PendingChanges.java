@@ -45,6 +45,14 @@ final class PendingChanges {
         return byTime.contains(writtenAt);
     }
 
+    /** The times changes wait at, earliest first. */
+    List<Long> times() throws Exception {
+        List<Long> times = new ArrayList<>();
+        byTime.keys().forEach(times::add);
+        times.sort(null);
+        return times;
+    }
+
     /** The changes written at {@code writtenAt}, in {@link #SAME_TIME_ORDER}, no longer waiting. */
     List<StoreChange> take(long writtenAt) throws Exception {
         List<StoreChange> due = byTime.get(writtenAt);

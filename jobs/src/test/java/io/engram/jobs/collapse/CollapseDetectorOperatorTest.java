@@ -51,12 +51,13 @@ class CollapseDetectorOperatorTest {
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(String backend) throws Exception {
-        return harness(backend, detector(CollapseDetectorFunction.Settings.HELD_SHAPE_RECORDS));
+        return harness(backend, detector(CollapseDetectorSettings.HELD_SHAPE_RECORDS));
     }
 
     private static CollapseDetectorFunction detector(long heldShapeRecords) {
         return new CollapseDetectorFunction(InMemoryMemoryStore.at(INDEX),
-                new CollapseDetectorFunction.Settings(CollapseConfig.DEFAULT, Duration.ofMinutes(10), true, heldShapeRecords));
+                new CollapseDetectorSettings(CollapseConfig.DEFAULT, Duration.ofMinutes(10), true, heldShapeRecords,
+                        Duration.ofSeconds(15)));
     }
 
     private static KeyedOneInputStreamOperatorTestHarness<String, StoreChange, CycleMetrics> harness(
@@ -204,6 +205,26 @@ class CollapseDetectorOperatorTest {
                 h.processWatermark(T0 + 3_600_000);
                 assertThat(outputs(h)).as("arrival order " + seed).isEqualTo(inEventTime);
             }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"hashmap", "rocksdb"})
+    void aLiveRunsCycleClosesByTheWallClockWhenEventTimeStandsStill(String backend) throws Exception {
+        try (var h = opened(backend)) {
+            h.setProcessingTime(1_000);
+            for (int i = 0; i < 3; i++) { // no watermark follows: the input went quiet
+                h.processElement(new StreamRecord<>(memory(i, T0 + i), T0 + i));
+            }
+            h.processElement(new StreamRecord<>(nextCycle(TENANT, T0 + 10), T0 + 10));
+            h.setProcessingTime(1_000 + 14_000);
+            assertThat(h.extractOutputValues()).as("within the grace: still waiting for event time").isEmpty();
+            h.setProcessingTime(1_000 + 16_000);
+            CycleMetrics row = onlyRow(h);
+            assertThat(row.cycleId()).isEqualTo("c0");
+            assertThat(row.storeTotal()).isEqualTo(3);
+            h.processWatermark(T0 + 60_000); // event time catches up: nothing is applied twice
+            assertThat(h.extractOutputValues()).hasSize(1);
         }
     }
 
