@@ -4,10 +4,11 @@ import java.util.Locale;
 
 /**
  * What a forget removes from a tenant's memory (docs/contracts.md, "Forgetting"): one record by its store id and
- * the summaries built from it, a whole session, or everything of one user.
+ * the summaries built from it, a whole session, everything of one user, or everything of the tenant (its deletion;
+ * the target is the tenant id).
  */
 public enum ForgetScope {
-    MEMORY, SESSION, USER;
+    MEMORY, SESSION, USER, TENANT;
 
     /** The lower-case name in {@code forget.v1}. */
     public String label() {
