@@ -64,3 +64,22 @@ CREATE TABLE canary_queries (
   'username' = '${postgres.user}',
   'password' = '${postgres.password}'
 );
+
+CREATE TABLE usage_daily (
+  tenant_id        STRING,
+  `day`            DATE,
+  records_written  BIGINT,
+  bytes_written    BIGINT,
+  writes           BIGINT,
+  reads            BIGINT,
+  contexts         BIGINT,
+  forgets          BIGINT,
+  embed_millis     BIGINT,
+  PRIMARY KEY (tenant_id, `day`) NOT ENFORCED
+) WITH (
+  'connector' = 'jdbc',
+  'url' = '${postgres.url}',
+  'table-name' = 'usage_daily',
+  'username' = '${postgres.user}',
+  'password' = '${postgres.password}'
+);

@@ -15,6 +15,8 @@ final class ApiError extends Exception {
     final int status;
     final String code;
     final long retryAfterSeconds;
+    /** Fields the error's JSON carries besides its code and message (a quota's name, limit and usage). */
+    final java.util.Map<String, Object> details = new java.util.LinkedHashMap<>();
 
     ApiError(int status, String code, String message) {
         this(status, code, message, 0);
@@ -25,6 +27,12 @@ final class ApiError extends Exception {
         this.status = status;
         this.code = code;
         this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    /** This error, its JSON carrying {@code name}: {@code value} too. */
+    ApiError with(String name, Object value) {
+        details.put(name, value);
+        return this;
     }
 
     static ApiError invalid(String message) {

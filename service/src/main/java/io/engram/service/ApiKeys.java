@@ -14,12 +14,14 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Pattern;
 
 /**
- * API keys mapped to tenants: the only way a request gets a tenant. A key file has {@code KEY=tenant_id} lines
- * ({@code #} comments), and {@code KEY=*} for an operator key, which may read every tenant and write none,
- * where KEY is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself
+ * API keys mapped to tenants: with the keys made by API ({@link KeyDirectory}), the only way a request gets a
+ * tenant. A key file has {@code KEY=tenant_id[:scopes]} lines ({@code #} comments): without scopes a tenant's key
+ * reads, writes and forgets ({@link Scope#TENANT_DEFAULT}); {@code KEY=*} is an operator key, which reads every
+ * tenant and writes none, and {@code KEY=*:read+admin} one that also administers tenants (the admin key). KEY is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself
  * (at least 16 characters); only digests are kept in memory. The file is read again when it changes, so keys are
  * added and revoked without a restart. Lookup compares the presented key's digest with every configured one in
  * constant time and never stops early, so neither timing nor length tells an attacker how close a guess was.
@@ -30,7 +32,7 @@ public final class ApiKeys {
     private static final String DIGEST_PREFIX = "sha256:";
     private static final long RECHECK_NANOS = 1_000_000_000L;
 
-    private record Entry(byte[] keyDigest, String tenantId) {
+    private record Entry(byte[] keyDigest, String tenantId, Set<Scope> scopes) {
     }
 
     private final Path file;
@@ -55,24 +57,33 @@ public final class ApiKeys {
         return new ApiKeys(null, parse(keyFileText.replace(',', '\n')));
     }
 
-    /** The line a key file holds for {@code key}: its digest, never the key. */
-    public static String keyFileLine(String key, String tenantId) {
-        return DIGEST_PREFIX + HexFormat.of().formatHex(digest(key)) + "=" + tenantId;
+    /** The line a key file holds for {@code key} of a grant ({@code tenant_id[:scopes]}): its digest, never the key. */
+    public static String keyFileLine(String key, String grant) {
+        return DIGEST_PREFIX + HexFormat.of().formatHex(digest(key)) + "=" + grant;
     }
 
-    /** A fresh random key per tenant, for a process that prints its keys once ({@code up}, the demo). */
-    public static Map<String, String> generate(List<String> tenants) {
-        SecureRandom random = new SecureRandom();
-        Map<String, String> keyByTenant = new LinkedHashMap<>();
-        for (String tenant : tenants) {
-            byte[] bytes = new byte[24];
-            random.nextBytes(bytes);
-            keyByTenant.put(tenant, "ek_" + HexFormat.of().formatHex(bytes));
+    /** The grant of the operator's admin key: it reads every tenant and administers tenants and keys. */
+    public static final String ADMIN_GRANT = "*:read+admin";
+
+    /** A fresh random key per grant, for a process that prints its keys once ({@code up}, the demo). */
+    public static Map<String, String> generate(List<String> grants) {
+        Map<String, String> keyByGrant = new LinkedHashMap<>();
+        for (String grant : grants) {
+            keyByGrant.put(grant, newSecret());
         }
-        return keyByTenant;
+        return keyByGrant;
     }
 
-    /** Fixed keys, tenant → key, kept as digests only. */
+    /** A new key: 24 random bytes, hex, after {@code ek_}. */
+    static String newSecret() {
+        byte[] bytes = new byte[24];
+        RANDOM.nextBytes(bytes);
+        return "ek_" + HexFormat.of().formatHex(bytes);
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Fixed keys, grant ({@code tenant_id[:scopes]}) → key, kept as digests only. */
     public static ApiKeys of(Map<String, String> keyByTenant) {
         StringBuilder lines = new StringBuilder();
         keyByTenant.forEach((tenant, key) -> lines.append(keyFileLine(key, tenant)).append('\n'));
@@ -88,28 +99,30 @@ public final class ApiKeys {
     public static final String OPERATOR = "*";
 
     /**
-     * Who presents a key: its tenant ({@link #OPERATOR} for an operator key), and a short digest of the key that
-     * names it in logs and rate limits.
+     * Who presents a key: its tenant ({@link #OPERATOR} for an operator key), an id that names the key in logs
+     * and lists (a short digest of a key file's key, the {@code key_id} of one made by API), and what it may do.
      */
-    public record Caller(String tenantId, String keyId) {
+    public record Caller(String tenantId, String keyId, Set<Scope> scopes) {
         public boolean operator() {
             return OPERATOR.equals(tenantId);
         }
     }
 
     public Optional<Caller> identify(String presentedKey) {
-        if (presentedKey == null) {
-            return Optional.empty();
-        }
+        return presentedKey == null ? Optional.empty() : identify(digest(presentedKey));
+    }
+
+    /** The caller of the key with this digest. */
+    Optional<Caller> identify(byte[] presented) {
         reloadIfChanged();
-        byte[] presented = digest(presentedKey);
-        String match = null;
+        Entry match = null;
         for (Entry e : entries) {
             if (MessageDigest.isEqual(presented, e.keyDigest()) && match == null) {
-                match = e.tenantId();
+                match = e;
             }
         }
-        return Optional.ofNullable(match).map(tenant -> new Caller(tenant, HexFormat.of().formatHex(presented, 0, 8)));
+        return Optional.ofNullable(match).map(e -> new Caller(e.tenantId(), HexFormat.of().formatHex(presented, 0, 8),
+                e.scopes()));
     }
 
     public Optional<String> tenantOf(String presentedKey) {
@@ -147,30 +160,37 @@ public final class ApiKeys {
             }
             int eq = line.lastIndexOf('=');
             if (eq <= 0) {
-                throw new IllegalArgumentException("an API key line is KEY=tenant_id");
+                throw new IllegalArgumentException("an API key line is KEY=tenant_id[:scopes]");
             }
             String key = line.substring(0, eq).strip();
-            String tenant = line.substring(eq + 1).strip();
+            String grant = line.substring(eq + 1).strip();
+            int colon = grant.indexOf(':');
+            String tenant = colon < 0 ? grant : grant.substring(0, colon);
             if (!isTenantId(tenant) && !tenant.equals(OPERATOR)) {
                 throw new IllegalArgumentException("invalid tenant id: " + tenant);
+            }
+            Set<Scope> scopes = colon >= 0 ? Scope.parse(grant.substring(colon + 1))
+                    : tenant.equals(OPERATOR) ? Set.of(Scope.READ) : Scope.TENANT_DEFAULT;
+            if (tenant.equals(OPERATOR) && (scopes.contains(Scope.WRITE) || scopes.contains(Scope.FORGET))) {
+                throw new IllegalArgumentException("an operator key reads and administers; it never writes or forgets");
             }
             if (key.startsWith(DIGEST_PREFIX)) {
                 String hex = key.substring(DIGEST_PREFIX.length());
                 if (!hex.matches("[0-9a-f]{64}")) {
                     throw new IllegalArgumentException("a key digest is sha256: and 64 lower-case hex digits");
                 }
-                list.add(new Entry(HexFormat.of().parseHex(hex), tenant));
+                list.add(new Entry(HexFormat.of().parseHex(hex), tenant, scopes));
             } else {
                 if (key.length() < 16) {
                     throw new IllegalArgumentException("API keys must be at least 16 characters");
                 }
-                list.add(new Entry(digest(key), tenant));
+                list.add(new Entry(digest(key), tenant, scopes));
             }
         }
         return List.copyOf(list);
     }
 
-    private static byte[] digest(String key) {
+    static byte[] digest(String key) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

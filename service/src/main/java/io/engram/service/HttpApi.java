@@ -1,5 +1,6 @@
 package io.engram.service;
 
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.PayloadKind;
 import io.engram.model.collapse.CollapseConfig;
@@ -24,13 +25,17 @@ final class HttpApi {
     static final int MAX_TENANTS_PAGE = 1000;
 
     private final Operations operations;
+    private final Administration admin;
+    private final QuotaGate quotas;
     private final McpEndpoint mcp;
     private final ServiceMetrics metrics;
     private final CollapseConfig collapse;
     private final int maxDocumentBody;
 
-    HttpApi(Operations operations, ServiceMetrics metrics, ServiceConfig config) {
+    HttpApi(Operations operations, Administration admin, QuotaGate quotas, ServiceMetrics metrics, ServiceConfig config) {
         this.operations = operations;
+        this.admin = admin;
+        this.quotas = quotas;
         this.mcp = new McpEndpoint(operations);
         this.metrics = metrics;
         this.collapse = config.collapse();
@@ -119,6 +124,59 @@ final class HttpApi {
     }
 
     Reply mcp(HttpCall call) throws ApiError, IOException {
-        return mcp.handle(call.tenant(), call.bytes(MemoryService.MAX_BODY_BYTES));
+        return mcp.handle(call.tenant(), call.caller().scopes(), call.bytes(MemoryService.MAX_BODY_BYTES));
+    }
+
+    Reply usage(HttpCall call) throws ApiError, SQLException {
+        return Reply.ok(AdminJson.usage(admin.usage(call.tenant(), call.query())).put("tenant_id", call.tenant()));
+    }
+
+    Reply allUsage(HttpCall call) throws ApiError, SQLException {
+        return Reply.ok(AdminJson.usage(admin.usage(null, call.query())));
+    }
+
+    Reply createKey(HttpCall call) throws ApiError, SQLException, IOException {
+        return Reply.of(201, AdminJson.madeKey(admin.createKey(call.tenant(), call.json(MemoryService.MAX_BODY_BYTES))));
+    }
+
+    Reply listKeys(HttpCall call) {
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("tenant_id", call.tenant());
+        ArrayNode keys = answer.putArray("keys");
+        admin.keys(call.tenant()).forEach(k -> keys.add(AdminJson.key(k)));
+        return Reply.ok(answer);
+    }
+
+    Reply rotateKey(HttpCall call) throws ApiError, SQLException {
+        return Reply.of(201, AdminJson.madeKey(admin.rotateKey(call.tenant(), call.parameter())));
+    }
+
+    Reply revokeKey(HttpCall call) throws ApiError, SQLException {
+        admin.revokeKey(call.tenant(), call.parameter());
+        return Reply.of(204, null);
+    }
+
+    Reply createTenant(HttpCall call) throws ApiError, SQLException, IOException {
+        TenantStore.Tenant t = admin.createTenant(call.json(MemoryService.MAX_BODY_BYTES));
+        return Reply.of(201, AdminJson.tenant(t, quotas.quotasOf(t.tenantId())));
+    }
+
+    Reply listTenants(HttpCall call) {
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode();
+        ArrayNode tenants = answer.putArray("tenants");
+        admin.tenants().forEach(t -> tenants.add(AdminJson.tenant(t, quotas.quotasOf(t.tenantId()))));
+        return Reply.ok(answer);
+    }
+
+    Reply getTenant(HttpCall call) throws ApiError {
+        return Reply.ok(AdminJson.tenant(admin.tenant(call.parameter()), quotas.quotasOf(call.parameter())));
+    }
+
+    Reply updateTenant(HttpCall call) throws ApiError, SQLException, IOException {
+        TenantStore.Tenant t = admin.updateTenant(call.parameter(), call.json(MemoryService.MAX_BODY_BYTES));
+        return Reply.ok(AdminJson.tenant(t, quotas.quotasOf(t.tenantId())));
+    }
+
+    Reply deleteTenant(HttpCall call) throws ApiError, SQLException {
+        return Reply.of(202, ResponsesJson.forgetRequested(admin.deleteTenant(call.parameter())));
     }
 }

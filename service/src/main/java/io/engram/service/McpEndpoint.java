@@ -33,6 +33,7 @@ import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import reactor.core.publisher.Mono;
 
 /**
@@ -45,6 +46,7 @@ import reactor.core.publisher.Mono;
 final class McpEndpoint implements McpStatelessServerTransport {
 
     private static final String TENANT = "engram.tenant";
+    private static final String SCOPES = "engram.scopes";
     private static final String DOCUMENTS = "engram://documents/";
     private static final int DEFAULT_BUDGET = 2000;
     private static final int MAX_DOCUMENT_RECORDS = 10_000;
@@ -63,10 +65,12 @@ final class McpEndpoint implements McpStatelessServerTransport {
         this.operations = operations;
         Map<String, Tool> byName = Map.of("remember", this::remember, "recall", this::recall,
                 "search", this::search, "forget", this::forget);
+        Map<String, Scope> needs = Map.of("remember", Scope.WRITE, "recall", Scope.READ, "search", Scope.READ,
+                "forget", Scope.FORGET);
         List<SyncToolSpecification> tools = new ArrayList<>();
         for (McpSchema.Tool tool : toolDefinitions()) {
             tools.add(new SyncToolSpecification(tool, (context, request) -> call(byName.get(tool.name()),
-                    (String) context.get(TENANT), request.arguments())));
+                    needs.get(tool.name()), context, request.arguments())));
         }
         McpSchema.ResourceTemplate document = McpSchema.ResourceTemplate.builder()
                 .uriTemplate(DOCUMENTS + "{agent_id}/{path}").name("agent-document").title("An agent document")
@@ -109,15 +113,18 @@ final class McpEndpoint implements McpStatelessServerTransport {
         return Mono.empty();
     }
 
-    /** Answers one POSTed JSON-RPC message of {@code tenant}'s: a response (200), or nothing for a notification (202). */
-    Reply handle(String tenant, byte[] body) throws ApiError {
+    /**
+     * Answers one POSTed JSON-RPC message of {@code tenant}'s, from a key with these scopes: a response (200), or
+     * nothing for a notification (202). A tool the key's scopes do not cover answers {@code insufficient_scope}.
+     */
+    Reply handle(String tenant, Set<Scope> scopes, byte[] body) throws ApiError {
         JSONRPCMessage message;
         try {
             message = McpSchema.deserializeJsonRpcMessage(json, new String(body, StandardCharsets.UTF_8));
         } catch (IOException | RuntimeException e) { // untrusted bytes: whatever the SDK's parser throws is a bad body
             return Reply.of(400, parseError("not a JSON-RPC request or notification: " + e.getMessage()));
         }
-        McpTransportContext context = McpTransportContext.create(Map.of(TENANT, tenant));
+        McpTransportContext context = McpTransportContext.create(Map.of(TENANT, tenant, SCOPES, scopes));
         if (message instanceof JSONRPCRequest request) {
             if (McpSchema.METHOD_RESOURCES_LIST.equals(request.method())) {
                 return Reply.ok(ResponsesJson.JSON.valueToTree(
@@ -142,11 +149,13 @@ final class McpEndpoint implements McpStatelessServerTransport {
         return error;
     }
 
-    private CallToolResult call(Tool tool, String tenant, Map<String, Object> arguments) {
+    @SuppressWarnings("unchecked")
+    private CallToolResult call(Tool tool, Scope needs, McpTransportContext context, Map<String, Object> arguments) {
         ObjectNode args = arguments == null ? ResponsesJson.JSON.createObjectNode()
                 : ResponsesJson.JSON.valueToTree(arguments);
         try {
-            return tool.run(tenant, args);
+            Scope.require((Set<Scope>) context.get(SCOPES), needs);
+            return tool.run((String) context.get(TENANT), args);
         } catch (ApiError | SQLException | RuntimeException e) {
             ApiError error = ApiError.of(e, "an MCP tool call");
             return CallToolResult.builder().isError(true).addTextContent(error.code + ": " + error.getMessage())

@@ -51,6 +51,9 @@ interface MemoryReads extends AutoCloseable {
     /** A document's rules and lore records in document order, at most {@code max}; empty when there is none. */
     List<MemoryRecord> document(String tenantId, String agentId, String path, int max);
 
+    /** How many records the tenant stores, but the summaries and windows made of them (its records quota). */
+    long storedRecords(String tenantId);
+
     /** The embedding model of the index's vectors; what readiness asks to see that the index answers. */
     String embeddingModel();
 

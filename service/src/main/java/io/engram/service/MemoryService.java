@@ -17,8 +17,9 @@ import java.util.concurrent.Executors;
  * ({@code Authorization: Bearer KEY} or {@code X-Api-Key}); a body naming another tenant is refused and audited.
  * Every error is JSON {@code {"error": {"code", "message"}}}. Stateless: replicas share nothing but the stores.
  *
- * <p>This class is the HTTP server and its gate: it finds a request's {@link Route}, checks the key, the rate
- * limit and the tenant as the route's {@link Route.Access} says, and hands the request to the route's handler
+ * <p>This class is the HTTP server and its gate: it finds a request's {@link Route}, checks the key (the key file's
+ * or one made by API, {@link KeyDirectory}), its {@link Scope}, the tenant as the route's {@link Route.Access}
+ * says and that it is active, and the tenant's rate ({@link QuotaGate}), and hands the request to the route's handler
  * ({@link HttpApi}, over the transport-neutral {@link Operations}, which {@code POST /mcp} also calls through
  * {@link McpEndpoint}). What it talks to comes in as {@link ServiceBackends}.
  */
@@ -39,7 +40,9 @@ public final class MemoryService implements AutoCloseable {
 
     private final ApiKeys keys;
     private final ServiceBackends backends;
-    private final RateLimiter rateLimiter;
+    private final KeyDirectory directory;
+    private final UsageMeter meter;
+    private final QuotaGate quotas;
     private final ServiceMetrics metrics = new ServiceMetrics();
     private final HttpApi api;
     private final HttpServer server;
@@ -49,8 +52,12 @@ public final class MemoryService implements AutoCloseable {
     MemoryService(ServiceConfig config, ApiKeys keys, ServiceBackends backends) throws IOException {
         this.keys = keys;
         this.backends = backends;
-        this.rateLimiter = new RateLimiter(config.ratePerSecond(), config.burst(), System::nanoTime);
-        this.api = new HttpApi(new Operations(backends, config.maxBatch()), metrics, config);
+        this.directory = new KeyDirectory(backends.tenants(), backends.clock());
+        this.meter = new UsageMeter(backends.usage(), backends.clock(), config.quotas().metering());
+        this.quotas = new QuotaGate(config.quotas(), directory, backends.reads(), meter, System::nanoTime);
+        Operations operations = new Operations(backends, config.maxBatch(), meter, quotas);
+        this.api = new HttpApi(operations, new Administration(directory, operations, meter, backends.usage(),
+                backends.clock()), quotas, metrics, config);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
         this.workers = Executors.newFixedThreadPool(64);
         server.setExecutor(workers);
@@ -100,7 +107,7 @@ public final class MemoryService implements AutoCloseable {
     }
 
     private void refused(HttpExchange exchange, ApiError error) throws IOException {
-        if (error.status == 401 || error.status == 403) {
+        if (error.status == 401 || error.status == 403 && !error.code.equals("quota_exceeded")) {
             metrics.authFailure();
         }
         if (error.retryAfterSeconds > 0) {
@@ -116,12 +123,27 @@ public final class MemoryService implements AutoCloseable {
             return new HttpCall(exchange, null, null, match.parameter());
         }
         ApiKeys.Caller caller = authenticate(exchange);
-        long wait = rateLimiter.acquire(caller.keyId());
-        if (wait > 0) {
-            throw new ApiError(429, "rate_limited", "too many requests for this key; retry after " + wait + " s", wait);
+        Route route = match.route();
+        Scope.require(caller.scopes(), route.scope());
+        String tenant = tenantOf(caller, route, exchange.getRequestHeaders().getFirst(TENANT_HEADER));
+        if (!caller.operator()) {
+            requireActive(tenant);
         }
-        String tenant = tenantOf(caller, match.route(), exchange.getRequestHeaders().getFirst(TENANT_HEADER));
+        boolean write = route.scope() == Scope.WRITE || route.scope() == Scope.FORGET;
+        quotas.admitRequest(caller.operator() ? "operator/" + caller.keyId() : tenant, tenant, write);
         return new HttpCall(exchange, caller, tenant, match.parameter());
+    }
+
+    /** A suspended tenant's keys are refused until it is active again, a deleted tenant's for good. */
+    private void requireActive(String tenant) throws ApiError {
+        TenantStore.Status status = directory.tenant(tenant).map(TenantStore.Tenant::status)
+                .orElse(TenantStore.Status.ACTIVE);
+        if (status == TenantStore.Status.SUSPENDED) {
+            throw new ApiError(403, "tenant_suspended", "tenant " + tenant + " is suspended");
+        }
+        if (status == TenantStore.Status.DELETING) {
+            throw new ApiError(401, "unauthorized", "tenant " + tenant + " was deleted");
+        }
     }
 
     private ApiKeys.Caller authenticate(HttpExchange exchange) throws ApiError {
@@ -130,9 +152,12 @@ public final class MemoryService implements AutoCloseable {
         if (key == null && authorization != null && authorization.startsWith("Bearer ")) {
             key = authorization.substring("Bearer ".length()).trim();
         }
-        String presented = key;
-        return keys.identify(presented).orElseThrow(() -> new ApiError(401, "unauthorized",
-                presented == null ? "an API key is required" : "unknown API key"));
+        if (key == null) {
+            throw new ApiError(401, "unauthorized", "an API key is required");
+        }
+        byte[] digest = ApiKeys.digest(key);
+        return keys.identify(digest).or(() -> directory.identify(digest))
+                .orElseThrow(() -> new ApiError(401, "unauthorized", "unknown, revoked or expired API key"));
     }
 
     /**
@@ -141,6 +166,9 @@ public final class MemoryService implements AutoCloseable {
      */
     private String tenantOf(ApiKeys.Caller caller, Route route, String named) throws ApiError, SQLException {
         if (!caller.operator()) {
+            if (route.access() == Route.Access.OPERATOR) {
+                throw ApiError.forbidden("only an operator admin key administers tenants: " + route);
+            }
             if (named != null && !named.equals(caller.tenantId())) {
                 backends.forgets().audit(caller.tenantId(), "cross_tenant", route + " named tenant " + named);
                 throw ApiError.forbidden("the API key's tenant is " + caller.tenantId());
@@ -148,7 +176,7 @@ public final class MemoryService implements AutoCloseable {
             return caller.tenantId();
         }
         return switch (route.access()) {
-            case DIRECTORY -> ApiKeys.OPERATOR;
+            case DIRECTORY, OPERATOR -> ApiKeys.OPERATOR;
             case READ -> {
                 if (named == null || !ApiKeys.isTenantId(named)) {
                     throw ApiError.invalid("an operator key names the tenant to read in " + TENANT_HEADER);
@@ -188,6 +216,8 @@ public final class MemoryService implements AutoCloseable {
     public void close() {
         server.stop(0);
         workers.shutdownNow();
+        directory.close();
+        meter.close(); // this replica's last counts reach the ledger
         backends.close();
     }
 }

@@ -58,6 +58,8 @@ final class Operations {
     private final ServiceBackends backends;
     private final Writes writes;
     private final Clock clock;
+    private final UsageMeter meter;
+    private final QuotaGate quotas;
     /**
      * Reads (search, context, listings) embed and rank on the CPU; at most this many run at once, so that under
      * load writes, which mostly wait for Kafka, are not queued behind them on the server's threads. Fewer than
@@ -65,27 +67,58 @@ final class Operations {
      */
     private final Semaphore reads = new Semaphore(4 * Runtime.getRuntime().availableProcessors());
 
-    Operations(ServiceBackends backends, int maxBatch) {
+    Operations(ServiceBackends backends, int maxBatch, UsageMeter meter, QuotaGate quotas) {
         this.backends = backends;
         this.clock = backends.clock();
         this.writes = new Writes(backends.publisher(), backends.forgets(), clock, maxBatch);
+        this.meter = meter;
+        this.quotas = quotas;
     }
 
+    /** Writes within the tenant's quotas; what was accepted is metered. */
     Writes.Written write(String tenant, PayloadKind kind, JsonNode body) throws ApiError, SQLException {
-        return writes.write(tenant, kind, body);
+        Writes.Written written = writes.write(tenant, kind, body,
+                (records, bytes) -> quotas.admitWrite(tenant, records, bytes));
+        if (!written.accepted().isEmpty()) {
+            quotas.accepted(tenant, written.accepted().size());
+            meter.wrote(tenant, written.accepted().size(), written.acceptedBytes());
+        }
+        return written;
+    }
+
+    /** A read's body may name its tenant only as the key's: another is refused and audited, as a write's is. */
+    private void refuseOtherTenant(String tenant, JsonNode args, String what) throws ApiError {
+        JsonNode named = args.get("tenant_id");
+        if (named != null && !named.asText().equals(tenant)) {
+            try {
+                backends.forgets().audit(tenant, "cross_tenant", what + " named tenant " + named.asText());
+            } catch (SQLException e) {
+                throw ApiError.of(e, what);
+            }
+            throw ApiError.forbidden("the API key's tenant is " + tenant + "; a read may not name another");
+        }
+    }
+
+    /** The time the read's query took to embed, as its {@link Stages} lapped it. */
+    private static long embedNanos(Stages stages) {
+        return stages.nanos().getOrDefault("embed", 0L);
     }
 
     AssembledContext context(String tenant, JsonNode args, Stages stages) throws ApiError {
+        refuseOtherTenant(tenant, args, "POST /v1/context");
         String session = Arguments.optionalText(args, "session_id");
         String user = Arguments.optionalText(args, "user_id");
         String query = Arguments.requiredText(args, "query");
         int budget = Arguments.boundedInt(args, "budget_tokens", 1, MAX_BUDGET_TOKENS, null);
         ContextService.Request request = new ContextService.Request(tenant, session, user, query, budget,
                 Arguments.instant(args, "as_of", null), agent(args), Arguments.bool(args, "all_rules", false));
-        return reading(() -> backends.reads().context(request, clock.instant(), stages));
+        AssembledContext context = reading(() -> backends.reads().context(request, clock.instant(), stages));
+        meter.read(tenant, true, embedNanos(stages));
+        return context;
     }
 
     List<HybridRetriever.Result> search(String tenant, JsonNode args, Stages stages) throws ApiError {
+        refuseOtherTenant(tenant, args, "POST /v1/search");
         String query = Arguments.requiredText(args, "query");
         int k = Arguments.boundedInt(args, "k", 1, MAX_K, 10);
         Set<RecordType> types = askedOrAllButWindows(Arguments.types(args, "types"));
@@ -93,7 +126,9 @@ final class Operations {
         HybridRetriever.Query search = new HybridRetriever.Query(tenant, query, Arguments.optionalText(args, "session_id"),
                 Arguments.optionalText(args, "user_id"), types, k, clock.instant(), Arguments.instant(args, "as_of", null),
                 agent == null ? null : new AgentScope(agent));
-        return reading(() -> backends.reads().search(search, stages));
+        List<HybridRetriever.Result> results = reading(() -> backends.reads().search(search, stages));
+        meter.read(tenant, false, embedNanos(stages));
+        return results;
     }
 
     /** The agent a read is for ({@link AgentScope}), or null; {@value AgentScope#SHARED} names no agent. */
@@ -128,6 +163,7 @@ final class Operations {
         Set<RecordType> types = askedOrAllButWindows(query.containsKey("type")
                 ? EnumSet.of(Arguments.recordType(query.get("type"))) : EnumSet.noneOf(RecordType.class));
         int limit = Arguments.limit(query, 20, MAX_PAGE);
+        meter.read(tenant, false, 0);
         return reading(() -> {
             try {
                 return backends.reads().list(tenant, terms, types, limit, query.get("cursor"));
@@ -144,6 +180,11 @@ final class Operations {
      * wins when both name a record.
      */
     MemoryRecord get(String tenant, String id) throws ApiError {
+        meter.read(tenant, false, 0);
+        return find(tenant, id);
+    }
+
+    private MemoryRecord find(String tenant, String id) throws ApiError {
         List<String> candidates = List.of(id, RecordIds.memory(tenant, id));
         List<MemoryRecord> found = backends.reads().get(tenant, candidates);
         return candidates.stream().flatMap(c -> found.stream().filter(r -> r.id().equals(c))).findFirst()
@@ -182,12 +223,25 @@ final class Operations {
         if (id.isBlank() || id.length() > MAX_ID_CHARS) {
             throw ApiError.invalid("the id must be 1 to " + MAX_ID_CHARS + " characters");
         }
-        String target = scope == ForgetScope.MEMORY ? get(tenant, id).id() : id;
-        String forgetId = "fgt-" + UUID.randomUUID();
-        Instant now = clock.instant();
-        backends.forgets().requested(tenant, forgetId, scope.label(), target, now);
+        if (scope == ForgetScope.TENANT) {
+            throw ApiError.invalid("a tenant is forgotten by deleting it (DELETE /v1/admin/tenants/{tenant_id})");
+        }
+        String target = scope == ForgetScope.MEMORY ? find(tenant, id).id() : id;
+        ForgetReceipt receipt = requestForget(tenant, "fgt-" + UUID.randomUUID(), scope, target, clock.instant());
+        meter.forgot(tenant);
+        return receipt;
+    }
+
+    /** Forgets everything of a deleted tenant, as {@code forgetId} (the same again when a deletion is retried). */
+    ForgetReceipt forgetTenant(String tenant, String forgetId, Instant at) throws ApiError, SQLException {
+        return requestForget(tenant, forgetId, ForgetScope.TENANT, tenant, at);
+    }
+
+    private ForgetReceipt requestForget(String tenant, String forgetId, ForgetScope scope, String target, Instant at)
+            throws ApiError, SQLException {
+        backends.forgets().requested(tenant, forgetId, scope.label(), target, at);
         backends.forgets().audit(tenant, "forget", scope.label() + " " + target + " as " + forgetId);
-        writes.publish(Payload.forget(tenant, forgetId, scope.label(), target, now));
+        writes.publish(Payload.forget(tenant, forgetId, scope.label(), target, at));
         return new ForgetReceipt(forgetId, scope, target);
     }
 

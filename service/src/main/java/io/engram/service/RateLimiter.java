@@ -5,13 +5,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
 
 /**
- * A token bucket per API key: {@code burst} requests at once, refilled at {@code perSecond}. A refused request
+ * A token bucket per key (a tenant's writes, its reads): {@code burst} requests at once, refilled at
+ * {@code perSecond}, both given with each request so a tenant's quota may change while it runs. A refused request
  * learns how many seconds until its next token ({@code Retry-After}).
  */
 final class RateLimiter {
 
-    private final double perSecond;
-    private final int burst;
     private final LongSupplier nanoClock;
     private final ConcurrentHashMap<String, Bucket> buckets = new ConcurrentHashMap<>();
 
@@ -25,17 +24,15 @@ final class RateLimiter {
         }
     }
 
-    RateLimiter(double perSecond, int burst, LongSupplier nanoClock) {
-        if (perSecond <= 0 || burst < 1) {
-            throw new IllegalArgumentException("the rate limit needs a positive rate and a burst of at least 1");
-        }
-        this.perSecond = perSecond;
-        this.burst = burst;
+    RateLimiter(LongSupplier nanoClock) {
         this.nanoClock = nanoClock;
     }
 
     /** 0 when the request may go ahead (and takes a token), else the whole seconds to wait before retrying. */
-    long acquire(String key) {
+    long acquire(String key, double perSecond, int burst) {
+        if (perSecond <= 0 || burst < 1) {
+            throw new IllegalArgumentException("a rate limit needs a positive rate and a burst of at least 1");
+        }
         long now = nanoClock.getAsLong();
         Bucket bucket = buckets.computeIfAbsent(key, k -> new Bucket(burst, now));
         synchronized (bucket) {

@@ -121,7 +121,8 @@ public final class ResponsesJson {
     /** The error body of the API, and of an MCP tool's error result. */
     static ObjectNode error(ApiError e) {
         ObjectNode root = JSON.createObjectNode();
-        root.putObject("error").put("code", e.code).put("message", e.getMessage());
+        ObjectNode error = root.putObject("error").put("code", e.code).put("message", e.getMessage());
+        e.details.forEach((name, value) -> error.set(name, JSON.valueToTree(value)));
         return root;
     }
 }

@@ -65,6 +65,15 @@ final class RetrievalReads implements MemoryReads {
     }
 
     @Override
+    public long storedRecords(String tenantId) {
+        MemoryStore.ReadBatch reads = retrieval.store().reads(tenantId);
+        Supplier<MemoryStore.Stamp> stamp = reads.stamp(Map.of(),
+                EnumSet.complementOf(EnumSet.of(RecordType.SUMMARY, RecordType.WINDOW)));
+        reads.run();
+        return stamp.get().records();
+    }
+
+    @Override
     public String embeddingModel() {
         return retrieval.store().embeddingModel();
     }

@@ -5,13 +5,14 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 
 /**
- * An endpoint of the HTTP API: its method and path template ({@code {name}} is one URL-encoded path segment),
- * who may call it, and the operation of the OpenAPI document that describes it. {@link Routes#ALL} lists them
- * all, each with its handler; dispatch, key checks and {@code /openapi.json} read nothing else.
+ * An endpoint of the HTTP API: its method and path template ({@code {name}} is one URL-encoded path segment,
+ * possibly followed by a fixed tail), which keys may call it for which tenant, the {@link Scope} the key needs,
+ * and the operation of the OpenAPI document that describes it. {@link Routes#ALL} lists them all, each with its
+ * handler; dispatch, key checks and {@code /openapi.json} read nothing else.
  */
-public record Route(String method, String template, Access access, String operationId) {
+public record Route(String method, String template, Access access, Scope scope, String operationId) {
 
-    /** Who may call a route, and for which tenant. */
+    /** Which keys may call a route, and for which tenant. */
     public enum Access {
         /** Anyone, without a key: the operations endpoints and the console's files. */
         PUBLIC,
@@ -20,7 +21,9 @@ public record Route(String method, String template, Access access, String operat
         /** A tenant's key for its tenant, or an operator key for the tenant it names in {@code X-Engram-Tenant}. */
         READ,
         /** Any key: a tenant's key for its tenant, an operator key for every tenant at once. */
-        DIRECTORY
+        DIRECTORY,
+        /** An operator key only, for every tenant: making, changing and deleting tenants. */
+        OPERATOR
     }
 
     /** {@code METHOD template}, as metrics and messages name the route. */
@@ -36,10 +39,12 @@ public record Route(String method, String template, Access access, String operat
             return template.equals(rawPath) ? Optional.of("") : Optional.empty();
         }
         String prefix = template.substring(0, brace);
-        if (!rawPath.startsWith(prefix) || rawPath.length() == prefix.length()
-                || rawPath.indexOf('/', prefix.length()) >= 0) {
+        String tail = template.substring(template.indexOf('}') + 1);
+        if (!rawPath.startsWith(prefix) || !rawPath.endsWith(tail) || rawPath.length() <= prefix.length() + tail.length()) {
             return Optional.empty();
         }
-        return Optional.of(URLDecoder.decode(rawPath.substring(prefix.length()), StandardCharsets.UTF_8));
+        String segment = rawPath.substring(prefix.length(), rawPath.length() - tail.length());
+        return segment.indexOf('/') >= 0 ? Optional.empty()
+                : Optional.of(URLDecoder.decode(segment, StandardCharsets.UTF_8));
     }
 }

@@ -1,9 +1,13 @@
 package io.engram.service;
 
 import static io.engram.service.Route.Access.DIRECTORY;
+import static io.engram.service.Route.Access.OPERATOR;
 import static io.engram.service.Route.Access.PUBLIC;
 import static io.engram.service.Route.Access.READ;
 import static io.engram.service.Route.Access.TENANT;
+import static io.engram.service.Scope.ADMIN;
+import static io.engram.service.Scope.FORGET;
+import static io.engram.service.Scope.WRITE;
 
 import io.engram.client.PayloadKind;
 import io.engram.model.retrieval.ForgetScope;
@@ -22,8 +26,13 @@ public final class Routes {
 
     /** A route and its handler. */
     record Endpoint(Route route, Handler handler) {
+        /** A route its access alone allows: none for a public one, else a key that reads. */
         Endpoint(String method, String template, Route.Access access, String operationId, Handler handler) {
-            this(new Route(method, template, access, operationId), handler);
+            this(method, template, access, access == PUBLIC ? null : Scope.READ, operationId, handler);
+        }
+
+        Endpoint(String method, String template, Route.Access access, Scope scope, String operationId, Handler handler) {
+            this(new Route(method, template, access, scope, operationId), handler);
         }
     }
 
@@ -32,23 +41,36 @@ public final class Routes {
             new Endpoint("GET", "/readyz", PUBLIC, "readiness", HttpApi::readiness),
             new Endpoint("GET", "/metrics", PUBLIC, "metrics", HttpApi::metrics),
             new Endpoint("GET", "/openapi.json", PUBLIC, "openApi", HttpApi::openApi),
-            new Endpoint("POST", "/v1/turns", TENANT, "writeTurns", (api, call) -> api.write(call, PayloadKind.TURN)),
-            new Endpoint("POST", "/v1/memories", TENANT, "writeMemories", (api, call) -> api.write(call, PayloadKind.MEMORY)),
+            new Endpoint("POST", "/v1/turns", TENANT, WRITE, "writeTurns", (api, call) -> api.write(call, PayloadKind.TURN)),
+            new Endpoint("POST", "/v1/memories", TENANT, WRITE, "writeMemories",
+                    (api, call) -> api.write(call, PayloadKind.MEMORY)),
             new Endpoint("GET", "/v1/memories", READ, "listRecords", HttpApi::list),
-            new Endpoint("POST", "/v1/documents", TENANT, "writeDocument", (api, call) -> api.write(call, PayloadKind.DOC)),
+            new Endpoint("POST", "/v1/documents", TENANT, WRITE, "writeDocument", (api, call) -> api.write(call, PayloadKind.DOC)),
             new Endpoint("POST", "/v1/context", READ, "assembleContext", HttpApi::context),
             new Endpoint("POST", "/v1/search", READ, "search", HttpApi::search),
             new Endpoint("GET", "/v1/memories/{id}", READ, "getRecord", HttpApi::get),
-            new Endpoint("DELETE", "/v1/memories/{id}", TENANT, "forgetRecord",
+            new Endpoint("DELETE", "/v1/memories/{id}", TENANT, FORGET, "forgetRecord",
                     (api, call) -> api.forget(call, ForgetScope.MEMORY)),
-            new Endpoint("DELETE", "/v1/sessions/{session_id}", TENANT, "forgetSession",
+            new Endpoint("DELETE", "/v1/sessions/{session_id}", TENANT, FORGET, "forgetSession",
                     (api, call) -> api.forget(call, ForgetScope.SESSION)),
-            new Endpoint("DELETE", "/v1/users/{user_id}", TENANT, "forgetUser", (api, call) -> api.forget(call, ForgetScope.USER)),
+            new Endpoint("DELETE", "/v1/users/{user_id}", TENANT, FORGET, "forgetUser",
+                    (api, call) -> api.forget(call, ForgetScope.USER)),
             new Endpoint("GET", "/v1/forgets/{forget_id}", READ, "forgetStatus", HttpApi::forgetStatus),
             new Endpoint("POST", "/mcp", TENANT, "mcp", HttpApi::mcp),
             new Endpoint("GET", "/v1/health", READ, "memoryHealth", HttpApi::health),
             new Endpoint("GET", "/v1/rejects", READ, "rejects", HttpApi::rejects),
             new Endpoint("GET", "/v1/tenants", DIRECTORY, "tenants", HttpApi::tenants),
+            new Endpoint("GET", "/v1/usage", READ, "usage", HttpApi::usage),
+            new Endpoint("POST", "/v1/keys", READ, ADMIN, "createKey", HttpApi::createKey),
+            new Endpoint("GET", "/v1/keys", READ, ADMIN, "listKeys", HttpApi::listKeys),
+            new Endpoint("POST", "/v1/keys/{key_id}/rotate", READ, ADMIN, "rotateKey", HttpApi::rotateKey),
+            new Endpoint("DELETE", "/v1/keys/{key_id}", READ, ADMIN, "revokeKey", HttpApi::revokeKey),
+            new Endpoint("POST", "/v1/admin/tenants", OPERATOR, ADMIN, "createTenant", HttpApi::createTenant),
+            new Endpoint("GET", "/v1/admin/tenants", OPERATOR, ADMIN, "listTenants", HttpApi::listTenants),
+            new Endpoint("GET", "/v1/admin/tenants/{tenant_id}", OPERATOR, ADMIN, "getTenant", HttpApi::getTenant),
+            new Endpoint("PATCH", "/v1/admin/tenants/{tenant_id}", OPERATOR, ADMIN, "updateTenant", HttpApi::updateTenant),
+            new Endpoint("DELETE", "/v1/admin/tenants/{tenant_id}", OPERATOR, ADMIN, "deleteTenant", HttpApi::deleteTenant),
+            new Endpoint("GET", "/v1/admin/usage", OPERATOR, ADMIN, "allUsage", HttpApi::allUsage),
             new Endpoint("GET", "/console/", PUBLIC, "console", HttpApi::console),
             new Endpoint("GET", "/console/{file}", PUBLIC, "consoleFile", HttpApi::console));
 

@@ -21,13 +21,13 @@ import org.apache.kafka.common.KafkaException;
 
 /**
  * Everything the memory service talks to, passed in: the index it reads, where it publishes writes and forgets,
- * the forget log, the cycle rows and the rejects it shows, the checks readiness runs (name → "ok" or why not),
- * its clock, and what closing it releases. {@link #connect} opens the real ones (OpenSearch, Kafka, PostgreSQL);
+ * the forget log, the cycle rows and the rejects it shows, the tenants and keys made by API, the usage ledger, the
+ * checks readiness runs (name → "ok" or why not), its clock, and what closing it releases. {@link #connect} opens the real ones (OpenSearch, Kafka, PostgreSQL);
  * the service's unit tests pass in-memory ones.
  */
 record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets, CycleSource cycles,
-                       RejectSource rejects, Map<String, Supplier<String>> readiness, Clock clock,
-                       AutoCloseable resources) {
+                       RejectSource rejects, TenantStore tenants, UsageLedger usage,
+                       Map<String, Supplier<String>> readiness, Clock clock, AutoCloseable resources) {
 
     /** Opens the servers {@code config} names; what opened is closed again when a later one fails. */
     static ServiceBackends connect(ServiceConfig config) {
@@ -38,8 +38,11 @@ record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets
         try {
             producer = new EngramProducer(config.kafka(), new Properties(), config.limits());
             admin = Admin.create(config.kafka().config());
-            ServiceDatabase database = new ServiceDatabase(config.postgresUrl(), config.postgresUser(),
-                    Secrets.resolve(config.postgresPassword()));
+            String password = Secrets.resolve(config.postgresPassword());
+            // a connection each: the key directory's polls and the usage flushes never wait behind a request's
+            ServiceDatabase database = new ServiceDatabase(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
+            TenantStore tenants = new PostgresTenantStore(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
+            UsageLedger usage = new PostgresUsageLedger(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
             Map<String, Supplier<String>> readiness = new LinkedHashMap<>();
             readiness.put("opensearch", () -> openSearchReady(reads));
             Admin kafka = admin;
@@ -47,8 +50,8 @@ record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets
             readiness.put("postgres", () -> database.reachable() ? "ok" : "unavailable");
             EngramProducer writes = producer;
             return new ServiceBackends(reads, writes::send, database, database, n -> rejectsTail(config.kafka(), n),
-                    readiness, Clock.systemUTC(), () -> {
-                        try (reads; writes; database) {
+                    tenants, usage, readiness, Clock.systemUTC(), () -> {
+                        try (reads; writes; database; tenants; usage) {
                             kafka.close();
                         }
                     });

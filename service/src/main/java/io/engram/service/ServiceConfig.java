@@ -23,15 +23,14 @@ import java.util.Properties;
  * ({@code ${env:NAME}}, {@code ${file:PATH}}): how a Kubernetes Secret or a compose file passes secrets. The
  * Kafka client settings are the pipeline's {@code kafka.properties.*}.
  *
- * @param ratePerSecond  requests a key may make per second, sustained
- * @param burst          requests a key may make at once
+ * @param quotas         every tenant's quotas but those it was given by API, and whether usage is metered
  * @param maxBatch       records in one write request
  * @param logFormat      {@code text} or {@code json} ({@link LogFormat})
  * @param collapse       the detector's thresholds, the same {@code collapse.*} keys as the job's (the health page draws them)
  */
 public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearchConnection openSearch, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
-                            PayloadValidator.Limits limits, double ratePerSecond, int burst, int maxBatch,
+                            PayloadValidator.Limits limits, QuotaSettings quotas, int maxBatch,
                             String logFormat, CollapseConfig collapse) {
 
     /** The settings of a properties file, with the environment's overrides. */
@@ -57,21 +56,43 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
                 new PayloadValidator.Limits(
                         Integer.parseInt(p.get("limits.text-bytes", String.valueOf(PayloadValidator.Limits.DEFAULT.maxTextBytes()))),
                         Integer.parseInt(p.get("limits.document-bytes", String.valueOf(PayloadValidator.Limits.DEFAULT.maxDocumentBytes())))),
-                Double.parseDouble(p.get("service.rate-limit.per-second", "50")),
-                Integer.parseInt(p.get("service.rate-limit.burst", "100")),
+                quotaSettings(p),
                 Integer.parseInt(p.get("service.max-batch", "500")),
                 p.get(LogFormat.KEY, "text"),
                 CollapseConfig.read(p::get));
     }
 
-    public ServiceConfig withListen(String newHost, int newPort) {
-        return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, ratePerSecond, burst, maxBatch, logFormat, collapse);
+    /**
+     * Quotas of a tenant not given its own by API: {@code quota.records} (records it stores, all but the summaries
+     * and windows made of them), {@code quota.text-bytes-per-day}, {@code quota.writes-per-second} and
+     * {@code quota.reads-per-second} (both {@code service.rate-limit.per-second} unless set, 50);
+     * {@code service.rate-limit.burst} requests at once at that rate (100), in proportion at others;
+     * {@code service.metering=false} turns usage and the records and bytes quotas off.
+     */
+    private static QuotaSettings quotaSettings(Settings p) {
+        String rate = p.get("service.rate-limit.per-second", "50");
+        double perSecond = Double.parseDouble(rate);
+        String records = p.get("quota.records", "");
+        String bytes = p.get("quota.text-bytes-per-day", "");
+        return new QuotaSettings(new TenantStore.Quotas(records.isEmpty() ? null : Long.parseLong(records),
+                bytes.isEmpty() ? null : Long.parseLong(bytes),
+                Double.parseDouble(p.get("quota.writes-per-second", rate)),
+                Double.parseDouble(p.get("quota.reads-per-second", rate))),
+                Integer.parseInt(p.get("service.rate-limit.burst", "100")) / perSecond,
+                Boolean.parseBoolean(p.get("service.metering", "true")));
     }
 
-    public ServiceConfig withRateLimit(double perSecond, int newBurst) {
-        return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, perSecond, newBurst, maxBatch, logFormat, collapse);
+    public ServiceConfig withListen(String newHost, int newPort) {
+        return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
+                postgresPassword, limits, quotas, maxBatch, logFormat, collapse);
+    }
+
+    /** Every tenant's reads and writes at {@code perSecond}, {@code burst} at once. */
+    public ServiceConfig withRateLimit(double perSecond, int burst) {
+        TenantStore.Quotas d = quotas.defaults();
+        return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser, postgresPassword,
+                limits, new QuotaSettings(new TenantStore.Quotas(d.records(), d.textBytesPerDay(), perSecond, perSecond),
+                burst / perSecond, quotas.metering()), maxBatch, logFormat, collapse);
     }
 
     private record Settings(Properties properties, Map<String, String> environment) {

@@ -3,8 +3,6 @@ package io.engram.service;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.collapse.CycleMetrics;
 import io.engram.model.collapse.CycleRows;
-import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.ResultSetMetaData;
@@ -22,20 +20,10 @@ import java.util.Optional;
  */
 final class ServiceDatabase implements ForgetLog, CycleSource, AutoCloseable {
 
-    /** A statement's work over the connection. */
-    private interface Work<T> {
-        T run(Connection connection) throws SQLException;
-    }
+    private final Jdbc jdbc;
 
-    private final String url;
-    private final String user;
-    private final String password;
-    private Connection connection;
-
-    ServiceDatabase(String url, String user, String password) {
-        this.url = url;
-        this.user = user;
-        this.password = password;
+    ServiceDatabase(Jdbc jdbc) {
+        this.jdbc = jdbc;
     }
 
     @Override
@@ -50,14 +38,11 @@ final class ServiceDatabase implements ForgetLog, CycleSource, AutoCloseable {
     }
 
     private void update(String sql, Object... values) throws SQLException {
-        work(c -> {
-            try (PreparedStatement ps = c.prepareStatement(sql)) {
-                for (int i = 0; i < values.length; i++) {
-                    ps.setObject(i + 1, values[i]);
-                }
-                return ps.executeUpdate();
-            }
-        });
+        jdbc.update(sql, values);
+    }
+
+    private <T> T work(Jdbc.Work<T> work) throws SQLException {
+        return jdbc.work(work);
     }
 
     @Override
@@ -141,40 +126,12 @@ final class ServiceDatabase implements ForgetLog, CycleSource, AutoCloseable {
             + " SELECT tenant_id FROM page WHERE tenant_id IS NOT NULL LIMIT ?";
 
     /** Whether PostgreSQL answers (readiness). */
-    synchronized boolean reachable() {
-        try {
-            return connection().isValid(2);
-        } catch (SQLException e) {
-            close();
-            return false;
-        }
-    }
-
-    private synchronized <T> T work(Work<T> work) throws SQLException {
-        try {
-            return work.run(connection());
-        } catch (SQLException e) {
-            close();
-            throw e;
-        }
-    }
-
-    private Connection connection() throws SQLException {
-        if (connection == null) {
-            connection = DriverManager.getConnection(url, user, password);
-        }
-        return connection;
+    boolean reachable() {
+        return jdbc.reachable();
     }
 
     @Override
-    public synchronized void close() {
-        if (connection != null) {
-            try {
-                connection.close();
-            } catch (SQLException ignored) {
-                // closing a broken connection: nothing to keep
-            }
-            connection = null;
-        }
+    public void close() {
+        jdbc.close();
     }
 }

@@ -35,14 +35,19 @@ record Writes(Publisher publisher, ForgetLog audit, Clock clock, int maxBatch) {
     record Rejection(int index, String code, String message) {
     }
 
-    /** What a write did: the store ids of the accepted records, in order, and the rejected ones. */
-    record Written(List<String> accepted, List<Rejection> rejected) {
+    /** What a write did: the store ids of the accepted records, in order, the rejected ones, the accepted text's bytes. */
+    record Written(List<String> accepted, List<Rejection> rejected, long acceptedBytes) {
+    }
+
+    /** Refuses a write of this many records and bytes of text before anything of it is sent (a quota). */
+    interface Admission {
+        void admit(int records, long textBytes) throws ApiError, SQLException;
     }
 
     private static final long KAFKA_ACK_SECONDS = 15;
     private static final Logger LOG = LoggerFactory.getLogger(Writes.class);
 
-    Written write(String tenant, PayloadKind kind, JsonNode body) throws ApiError, SQLException {
+    Written write(String tenant, PayloadKind kind, JsonNode body, Admission admission) throws ApiError, SQLException {
         List<JsonNode> items = items(body);
         for (JsonNode item : items) {
             JsonNode named = item.get("tenant_id");
@@ -51,10 +56,12 @@ record Writes(Publisher publisher, ForgetLog audit, Clock clock, int maxBatch) {
                 throw ApiError.forbidden("the API key's tenant is " + tenant + "; a record may not name another");
             }
         }
+        admission.admit(items.size(), items.stream().mapToLong(Writes::textBytes).sum());
         Instant now = clock.instant();
         List<String> accepted = new ArrayList<>();
         List<Rejection> rejected = new ArrayList<>();
         List<Future<?>> sends = new ArrayList<>();
+        long acceptedBytes = 0;
         for (int i = 0; i < items.size(); i++) {
             if (!(items.get(i) instanceof ObjectNode item)) {
                 rejected.add(new Rejection(i, "not_an_object", "a record is a JSON object"));
@@ -68,9 +75,16 @@ record Writes(Publisher publisher, ForgetLog audit, Clock clock, int maxBatch) {
                 continue;
             }
             accepted.add(storeId(kind, tenant, payload));
+            acceptedBytes += textBytes(item);
         }
         awaitAcks(sends);
-        return new Written(List.copyOf(accepted), List.copyOf(rejected));
+        return new Written(List.copyOf(accepted), List.copyOf(rejected), acceptedBytes);
+    }
+
+    /** The UTF-8 bytes of a record's text: a turn's or memory's {@code text}, a document's {@code content}. */
+    static long textBytes(JsonNode item) {
+        JsonNode text = item.has("content") ? item.get("content") : item.get("text");
+        return text != null && text.isTextual() ? text.asText().getBytes(StandardCharsets.UTF_8).length : 0;
     }
 
     private List<JsonNode> items(JsonNode body) throws ApiError {

@@ -33,7 +33,8 @@ class HttpRefusalsTest {
             if (route.access() != Route.Access.PUBLIC) {
                 String path = route.template().replaceAll("\\{[a-z_]+}", "x");
                 refused(api.call(route.method(), path, null, "{}"), 401, "unauthorized", "an API key is required");
-                refused(api.call(route.method(), path, "not-a-key-of-anyone", "{}"), 401, "unauthorized", "unknown API key");
+                refused(api.call(route.method(), path, "not-a-key-of-anyone", "{}"), 401, "unauthorized",
+                        "unknown, revoked or expired API key");
             }
         }
         assertThat(api.call("GET", "/metrics", null, null).raw().body()).contains("engram_service_auth_failures_total "
@@ -59,12 +60,18 @@ class HttpRefusalsTest {
         for (Route route : Routes.ALL) {
             String path = route.template().replaceAll("\\{[a-z_]+}", "x");
             Answer answer = api.call(route.method(), path, OPERATOR, "{}");
+            if (route.scope() != null && route.scope() != Scope.READ) {
+                refused(answer, 403, "insufficient_scope", "this API key may not " + route.scope().label()
+                        + " (its scopes: read)");
+                continue;
+            }
             switch (route.access()) {
                 case TENANT -> refused(answer, 403, "forbidden", "an operator key reads every tenant and writes none: "
                         + route);
                 case READ -> refused(answer, 400, "invalid_request", "an operator key names the tenant to read in "
                         + MemoryService.TENANT_HEADER);
                 case DIRECTORY -> assertThat(answer.body().get("operator").asBoolean()).isTrue();
+                case OPERATOR -> throw new AssertionError(route + ": every operator route needs the admin scope");
                 case PUBLIC -> assertThat(answer.status()).as(route.toString()).isIn(200, 404);
             }
         }
@@ -181,9 +188,9 @@ class HttpRefusalsTest {
                 api.call("GET", "/v1/memories", ACME, null).status());
         Answer limited = api.call("GET", "/v1/memories", ACME, null);
         assertThat(statuses).containsExactly(200, 200);
-        refused(limited, 429, "rate_limited", "too many requests for this key");
+        refused(limited, 429, "rate_limited", "too many reads for tenant acme (0.01 per second)");
         assertThat(Long.parseLong(limited.raw().headers().firstValue("Retry-After").orElseThrow())).isBetween(1L, 100L);
-        assertThat(api.call("GET", "/v1/memories", ServiceHarness.GLOBEX, null).status()).as("another key").isEqualTo(200);
+        assertThat(api.call("GET", "/v1/memories", ServiceHarness.GLOBEX, null).status()).as("another tenant").isEqualTo(200);
         assertThat(api.call("GET", "/metrics", null, null).raw().body()).contains("engram_service_rate_limited_total 1");
     }
 

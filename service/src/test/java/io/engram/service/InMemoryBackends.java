@@ -41,6 +41,8 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     final Map<String, Status> forgets = new TreeMap<>();
     final Map<String, List<CycleMetrics>> cycles = new TreeMap<>();
     final List<RejectSource.Received> rejects = new CopyOnWriteArrayList<>();
+    final InMemoryTenantStore tenants = new InMemoryTenantStore();
+    final InMemoryUsageLedger usage = new InMemoryUsageLedger();
     final Map<String, Supplier<String>> readiness = new LinkedHashMap<>();
     volatile boolean kafkaDown;
     volatile SQLException postgresFailure;
@@ -53,7 +55,7 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     }
 
     ServiceBackends backends() {
-        return new ServiceBackends(reads, this::publish, this, this, this::tail, readiness,
+        return new ServiceBackends(reads, this::publish, this, this, this::tail, tenants, usage, readiness,
                 Clock.fixed(NOW, ZoneOffset.UTC), () -> { });
     }
 

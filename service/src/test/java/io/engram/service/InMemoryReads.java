@@ -115,6 +115,11 @@ final class InMemoryReads implements MemoryReads {
     }
 
     @Override
+    public long storedRecords(String tenantId) {
+        return of(tenantId).filter(r -> r.type() != RecordType.SUMMARY && r.type() != RecordType.WINDOW).count();
+    }
+
+    @Override
     public String embeddingModel() {
         if (failure != null) {
             throw failure;

@@ -11,28 +11,28 @@ class RateLimiterTest {
     @Test
     void aKeyGetsItsBurstThenOneRequestPerRefillAndTheWaitItMustKeep() {
         AtomicLong now = new AtomicLong(0);
-        RateLimiter limiter = new RateLimiter(2, 3, now::get); // 2 per second, 3 at once
-        assertThat(limiter.acquire("k")).isZero();
-        assertThat(limiter.acquire("k")).isZero();
-        assertThat(limiter.acquire("k")).isZero();
-        assertThat(limiter.acquire("k")).as("the burst is spent: retry after a second").isEqualTo(1);
-        assertThat(limiter.acquire("other")).as("another key has its own bucket").isZero();
+        RateLimiter limiter = new RateLimiter(now::get); // 2 per second, 3 at once
+        assertThat(limiter.acquire("k", 2, 3)).isZero();
+        assertThat(limiter.acquire("k", 2, 3)).isZero();
+        assertThat(limiter.acquire("k", 2, 3)).isZero();
+        assertThat(limiter.acquire("k", 2, 3)).as("the burst is spent: retry after a second").isEqualTo(1);
+        assertThat(limiter.acquire("other", 2, 3)).as("another key has its own bucket").isZero();
 
         now.addAndGet(TimeUnit.MILLISECONDS.toNanos(500)); // one token back
-        assertThat(limiter.acquire("k")).isZero();
-        assertThat(limiter.acquire("k")).isEqualTo(1);
+        assertThat(limiter.acquire("k", 2, 3)).isZero();
+        assertThat(limiter.acquire("k", 2, 3)).isEqualTo(1);
 
         now.addAndGet(TimeUnit.SECONDS.toNanos(60)); // refills to the burst, never past it
         for (int i = 0; i < 3; i++) {
-            assertThat(limiter.acquire("k")).isZero();
+            assertThat(limiter.acquire("k", 2, 3)).isZero();
         }
-        assertThat(limiter.acquire("k")).isEqualTo(1);
+        assertThat(limiter.acquire("k", 2, 3)).isEqualTo(1);
     }
 
     @Test
     void aSlowRateAsksForALongerWait() {
-        RateLimiter limiter = new RateLimiter(0.1, 1, () -> 0L); // one request per ten seconds
-        assertThat(limiter.acquire("k")).isZero();
-        assertThat(limiter.acquire("k")).isEqualTo(10);
+        RateLimiter limiter = new RateLimiter(() -> 0L);
+        assertThat(limiter.acquire("k", 0.1, 1)).as("one request per ten seconds").isZero();
+        assertThat(limiter.acquire("k", 0.1, 1)).isEqualTo(10);
     }
 }

@@ -25,12 +25,29 @@ class RoutesTest {
                 "GET /metrics", "GET /openapi.json", "GET /console/", "GET /console/{file}");
         assertThat(byAccess.get(Route.Access.READ)).as("what an operator key may read of a named tenant")
                 .containsExactlyInAnyOrder("GET /v1/memories", "GET /v1/memories/{id}", "POST /v1/context",
-                        "POST /v1/search", "GET /v1/forgets/{forget_id}", "GET /v1/health", "GET /v1/rejects");
+                        "POST /v1/search", "GET /v1/forgets/{forget_id}", "GET /v1/health", "GET /v1/rejects",
+                        "GET /v1/usage", "POST /v1/keys", "GET /v1/keys", "POST /v1/keys/{key_id}/rotate",
+                        "DELETE /v1/keys/{key_id}");
+        assertThat(byAccess.get(Route.Access.OPERATOR)).as("an operator admin key's only").containsExactlyInAnyOrder(
+                "POST /v1/admin/tenants", "GET /v1/admin/tenants", "GET /v1/admin/tenants/{tenant_id}",
+                "PATCH /v1/admin/tenants/{tenant_id}", "DELETE /v1/admin/tenants/{tenant_id}", "GET /v1/admin/usage");
         assertThat(byAccess.get(Route.Access.DIRECTORY)).containsExactly("GET /v1/tenants");
         assertThat(byAccess.get(Route.Access.TENANT)).containsExactlyInAnyOrder("POST /v1/turns", "POST /v1/memories",
                 "POST /v1/documents", "DELETE /v1/memories/{id}", "DELETE /v1/sessions/{session_id}",
                 "DELETE /v1/users/{user_id}", "POST /mcp");
         assertThat(Routes.ALL.stream().map(Route::operationId).distinct()).hasSameSizeAs(Routes.ALL);
+    }
+
+    @Test
+    void eachRouteNeedsTheScopeOfWhatItDoes() {
+        Map<Scope, List<String>> byScope = Routes.ALL.stream().filter(r -> r.scope() != null).collect(Collectors.groupingBy(
+                Route::scope, Collectors.mapping(Route::toString, Collectors.toList())));
+        assertThat(byScope.get(Scope.WRITE)).containsExactlyInAnyOrder("POST /v1/turns", "POST /v1/memories",
+                "POST /v1/documents");
+        assertThat(byScope.get(Scope.FORGET)).containsExactlyInAnyOrder("DELETE /v1/memories/{id}",
+                "DELETE /v1/sessions/{session_id}", "DELETE /v1/users/{user_id}");
+        assertThat(byScope.get(Scope.ADMIN)).hasSize(10).allMatch(r -> r.contains("/v1/keys") || r.contains("/v1/admin/"));
+        assertThat(Routes.ALL).filteredOn(r -> r.scope() == null).allMatch(r -> r.access() == Route.Access.PUBLIC);
     }
 
     @Test
@@ -41,6 +58,10 @@ class RoutesTest {
         assertThat(Routes.find("GET", "/console/").route().operationId()).isEqualTo("console");
         assertThat(Routes.find("GET", "/console/console.js").parameter()).isEqualTo("console.js");
         assertThat(Routes.find("GET", "/v1/memories").parameter()).isEmpty();
+        assertThat(Routes.find("POST", "/v1/keys/key_01%2B/rotate").parameter()).as("a parameter before a fixed tail")
+                .isEqualTo("key_01+");
+        assertThat(Routes.find("DELETE", "/v1/keys/key_01").route().operationId()).isEqualTo("revokeKey");
+        assertThatThrownBy(() -> Routes.find("POST", "/v1/keys//rotate")).hasMessage("no such endpoint: /v1/keys//rotate");
         assertThatThrownBy(() -> Routes.find("GET", "/v1/memories/")).hasMessage("no such endpoint: /v1/memories/");
         assertThatThrownBy(() -> Routes.find("POST", "/v1/memories/m-1"))
                 .hasMessage("POST is not allowed on /v1/memories/m-1");

@@ -19,6 +19,7 @@ final class ServiceHarness implements AutoCloseable {
     static final String ACME = "acme-key-0123456789";
     static final String GLOBEX = "globex-key-0123456789";
     static final String OPERATOR = "operator-key-0123456789";
+    static final String ADMIN = "admin-key-0123456789";
 
     /** An answer: status, JSON body (null when not JSON) and the raw response. */
     record Answer(int status, JsonNode body, HttpResponse<String> raw) {
@@ -45,7 +46,8 @@ final class ServiceHarness implements AutoCloseable {
         p.setProperty("service.host", "127.0.0.1");
         p.setProperty("service.port", "0");
         p.putAll(settings);
-        ApiKeys keys = ApiKeys.of(Map.of("acme", ACME, "globex", GLOBEX, ApiKeys.OPERATOR, OPERATOR));
+        ApiKeys keys = ApiKeys.of(Map.of("acme", ACME, "globex", GLOBEX, ApiKeys.OPERATOR, OPERATOR,
+                ApiKeys.ADMIN_GRANT, ADMIN));
         try {
             service = new MemoryService(ServiceConfig.from(p, Map.of()), keys, backends.backends());
         } catch (IOException e) {
