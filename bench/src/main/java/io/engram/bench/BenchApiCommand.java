@@ -72,7 +72,15 @@ final class BenchApiCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Print one JSON object instead of the table.")
     boolean json;
 
+    @Option(names = "--metering", description = "Measure the service with quotas and usage metering on and off, side by"
+            + " side: two replicas over the same product, run in the order off, on, on, off per client count.")
+    boolean metering;
+
     private final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(8)).build();
+
+    /** A service to load: its address and each tenant's key. */
+    record Target(String url, Map<String, String> keys) {
+    }
 
     @Override
     public Integer call() throws Exception {
@@ -82,12 +90,16 @@ final class BenchApiCommand implements Callable<Integer> {
         settings.setProperty("service.rate-limit.burst", "1000000");
         ArrayNode runs = JSON.createArrayNode();
         try (LiveProduct product = LiveProduct.start(Optional.empty(), 0, TENANTS, settings, line -> { })) {
-            seed(product);
+            Target live = new Target(product.apiUrl(), product.keys());
+            seed(live);
             for (int n : clients) {
-                ObjectNode run = measure(product, n);
-                runs.add(run);
-                if (!json) {
-                    print(out, run);
+                List<ObjectNode> measured = metering ? MeteringComparison.measure(product, settings, n,
+                        target -> measure(target, n)) : List.of(measure(live, n));
+                for (ObjectNode run : measured) {
+                    runs.add(run);
+                    if (!json) {
+                        print(out, run);
+                    }
                 }
             }
         }
@@ -101,7 +113,7 @@ final class BenchApiCommand implements Callable<Integer> {
     }
 
     /** 200 memories and a 40-turn session per tenant, so reads have something to find; waits until they are. */
-    private void seed(LiveProduct product) throws Exception {
+    private void seed(Target product) throws Exception {
         Random random = new Random(7);
         for (String tenant : TENANTS) {
             ArrayNode memories = JSON.createArrayNode();
@@ -134,7 +146,7 @@ final class BenchApiCommand implements Callable<Integer> {
                         + TOPICS[random.nextInt(TOPICS.length)] + " (" + seq + ")?");
     }
 
-    private ObjectNode measure(LiveProduct product, int n) throws Exception {
+    ObjectNode measure(Target product, int n) throws Exception {
         Map<String, ConcurrentLinkedQueue<Long>> latencies = new ConcurrentHashMap<>();
         for (String route : ROUTES) {
             latencies.put(route, new ConcurrentLinkedQueue<>());
@@ -215,6 +227,15 @@ final class BenchApiCommand implements Callable<Integer> {
     }
 
     private static void print(PrintWriter out, JsonNode run) {
+        if (run.has("metering_throughput_ratio")) {
+            out.printf(Locale.ROOT, "%n%d client(s): metering on %.1f requests/s, off %.1f: ratio %.3f%n",
+                    run.get("clients").asInt(), run.get("on_requests_per_second").asDouble(),
+                    run.get("off_requests_per_second").asDouble(), run.get("metering_throughput_ratio").asDouble());
+            return;
+        }
+        if (run.has("metering")) {
+            out.printf("%nquotas and metering %s:", run.get("metering").asText());
+        }
         out.printf(Locale.ROOT, "%n%d client(s): %.1f requests/s, %d errors; write-to-visible p50 %.0f ms, p99 %.0f ms (%d probes)%n",
                 run.get("clients").asInt(), run.get("requests_per_second").asDouble(), run.get("errors").asLong(),
                 run.at("/write_to_visible/p50").asDouble(), run.at("/write_to_visible/p99").asDouble(),
@@ -227,8 +248,8 @@ final class BenchApiCommand implements Callable<Integer> {
     }
 
     /** A client of the service's MCP endpoint, as an agent's MCP client connects: initialized once, then reused. */
-    private static McpSyncClient mcpClient(LiveProduct product, String tenant) {
-        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(product.apiUrl()).endpoint("/mcp")
+    private static McpSyncClient mcpClient(Target product, String tenant) {
+        McpSyncClient client = McpClient.sync(HttpClientStreamableHttpTransport.builder(product.url()).endpoint("/mcp")
                 .requestBuilder(HttpRequest.newBuilder().header("Authorization", "Bearer " + product.keys().get(tenant)))
                 .build()).requestTimeout(Duration.ofSeconds(60)).build();
         client.initialize();
@@ -242,12 +263,12 @@ final class BenchApiCommand implements Callable<Integer> {
         return !Boolean.TRUE.equals(result.isError());
     }
 
-    private int send(LiveProduct product, String tenant, String path, ObjectNode body) throws Exception {
+    private int send(Target product, String tenant, String path, ObjectNode body) throws Exception {
         return http.send(request(product, tenant, path).POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(),
                 HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
-    private ObjectNode post(LiveProduct product, String tenant, String path, JsonNode body) throws Exception {
+    private ObjectNode post(Target product, String tenant, String path, JsonNode body) throws Exception {
         HttpResponse<String> response = http.send(request(product, tenant, path)
                 .POST(HttpRequest.BodyPublishers.ofString(body.toString())).build(), HttpResponse.BodyHandlers.ofString());
         if (response.statusCode() != 202) {
@@ -256,17 +277,17 @@ final class BenchApiCommand implements Callable<Integer> {
         return (ObjectNode) JSON.readTree(response.body());
     }
 
-    private JsonNode get(LiveProduct product, String tenant, String path) throws Exception {
+    private JsonNode get(Target product, String tenant, String path) throws Exception {
         return JSON.readTree(http.send(request(product, tenant, path).GET().build(), HttpResponse.BodyHandlers.ofString())
                 .body());
     }
 
-    private int status(LiveProduct product, String tenant, String path) throws Exception {
+    private int status(Target product, String tenant, String path) throws Exception {
         return http.send(request(product, tenant, path).GET().build(), HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
-    private static HttpRequest.Builder request(LiveProduct product, String tenant, String path) {
-        return HttpRequest.newBuilder(URI.create(product.apiUrl() + path)).timeout(Duration.ofSeconds(60))
+    private static HttpRequest.Builder request(Target product, String tenant, String path) {
+        return HttpRequest.newBuilder(URI.create(product.url() + path)).timeout(Duration.ofSeconds(60))
                 .header("Authorization", "Bearer " + product.keys().get(tenant));
     }
 }

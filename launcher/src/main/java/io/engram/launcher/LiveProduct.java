@@ -94,13 +94,16 @@ public final class LiveProduct implements AutoCloseable {
                 prepared = new LocalPipeline.Prepared(new JobID(), Optional.empty());
             }
             JobClient job = LocalPipeline.environment(p, config, prepared.job()).executeAsync("engram-live");
+            // and the operator's admin key, which makes tenants and keys by API (docs/operations.md)
+            List<String> grants = java.util.stream.Stream.concat(tenants.stream(), java.util.stream.Stream.of(ApiKeys.ADMIN_GRANT))
+                    .distinct().toList();
             Map<String, String> keys;
             ApiKeys apiKeys;
             if (dataDir.isPresent()) {
-                keys = keepKeys(dataDir.get().resolve(KEY_FILE), tenants);
+                keys = keepKeys(dataDir.get().resolve(KEY_FILE), grants);
                 apiKeys = ApiKeys.watching(dataDir.get().resolve(KEY_FILE));
             } else {
-                keys = ApiKeys.generate(tenants);
+                keys = ApiKeys.generate(grants);
                 apiKeys = ApiKeys.of(keys);
             }
             ServiceConfig serviceConfig = ServiceConfig.from(p, Map.of()).withListen("127.0.0.1", port);
@@ -142,8 +145,8 @@ public final class LiveProduct implements AutoCloseable {
     }
 
     /**
-     * The key made at this start for each tenant that had none (shown once, kept only as digests); with a data
-     * directory, the tenants of earlier starts keep theirs and are not in this map.
+     * The key made at this start for each tenant that had none (shown once, kept only as digests), and the admin
+     * key ({@link ApiKeys#ADMIN_GRANT}); with a data directory, the keys of earlier starts are kept and not in this map.
      */
     public Map<String, String> keys() {
         return keyByTenant;

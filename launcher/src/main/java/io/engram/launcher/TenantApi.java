@@ -35,6 +35,16 @@ final class TenantApi {
         return send(request(path).GET());
     }
 
+    /** Any call: {@code body} null for none, {@code tenant} named in X-Engram-Tenant when not null (an operator key's). */
+    Answer call(String method, String path, JsonNode body, String tenant) throws IOException, InterruptedException {
+        HttpRequest.Builder request = request(path).method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                : HttpRequest.BodyPublishers.ofString(body.toString()));
+        if (tenant != null) {
+            request.header("X-Engram-Tenant", tenant);
+        }
+        return send(request);
+    }
+
     /** One path segment, such as a memory's own id. */
     static String segment(String id) {
         return URLEncoder.encode(id, StandardCharsets.UTF_8).replace("+", "%20");

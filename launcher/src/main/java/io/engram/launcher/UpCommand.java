@@ -76,9 +76,10 @@ final class UpCommand implements Callable<Integer> {
         return 0;
     }
 
-    /** One {@code key: TENANT KEY} line a key, an operator key's marked. */
+    /** One {@code key: TENANT KEY} line a key, an operator key's and the admin key's marked. */
     static void printKeys(PrintWriter out, Map<String, String> keys) {
-        keys.forEach((tenant, key) -> out.println("key: " + tenant + " " + key
-                + (tenant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)" : "")));
+        keys.forEach((grant, key) -> out.println("key: " + grant + " " + key
+                + (grant.equals(ApiKeys.OPERATOR) ? " (operator: reads every tenant)"
+                : grant.equals(ApiKeys.ADMIN_GRANT) ? " (admin: makes tenants and keys, ./engram tenants|keys --key)" : "")));
     }
 }
