@@ -172,6 +172,12 @@ public final class PayloadValidator {
             return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": valid_until " + validUntil
                     + " is not after valid_from " + validFrom, tenant);
         }
+        // a tenant's deletion removes all of its tenant_id: a target naming another tenant is a mistake, refused
+        if (kind == PayloadKind.FORGET && "tenant".equals(payload.path("scope").asText())
+                && !payload.path("target").asText().equals(tenant)) {
+            return new Invalid(RejectReason.SCHEMA_VIOLATION, kind.schema() + ": /target: " + payload.get("target")
+                    + " is not the tenant_id \"" + tenant + "\" a forget of scope tenant deletes", tenant);
+        }
         String badText = invalidText(payload);
         if (badText != null) {
             return new Invalid(RejectReason.INVALID_TEXT, kind.schema() + ": " + badText, tenant);

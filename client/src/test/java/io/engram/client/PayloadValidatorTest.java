@@ -91,6 +91,19 @@ class PayloadValidatorTest {
     }
 
     @Test
+    void aForgetOfATenantMustNameItsOwnTenant() {
+        Payload own = Payload.forget("acme", "f1", "tenant", "acme", TS);
+        assertThat(validator.validate(own.bytes(), PayloadKind.FORGET)).isInstanceOf(PayloadValidator.Valid.class);
+        Payload other = Payload.forget("acme", "f2", "tenant", "globex", TS);
+        assertThat(validator.validate(other.bytes(), PayloadKind.FORGET)).isEqualTo(new PayloadValidator.Invalid(
+                RejectReason.SCHEMA_VIOLATION,
+                "forget.v1: /target: \"globex\" is not the tenant_id \"acme\" a forget of scope tenant deletes", "acme"));
+        Payload user = Payload.forget("acme", "f3", "user", "globex", TS);
+        assertThat(validator.validate(user.bytes(), PayloadKind.FORGET)).as("a user may be called anything")
+                .isInstanceOf(PayloadValidator.Valid.class);
+    }
+
+    @Test
     void theLargestNumbersInRangePass() {
         Payload turn = Payload.turn("acme", "s1", null, "t1", Long.MAX_VALUE, "user", "hello", TS);
         assertThat(validator.validate(turn.bytes(), PayloadKind.TURN)).isInstanceOf(PayloadValidator.Valid.class);

@@ -6,6 +6,8 @@ import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
@@ -13,8 +15,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
  * cluster does), then forwards everything again. Every other request is forwarded untouched. With
  * {@link #failingBulk} one bulk request is instead answered as if OpenSearch refused every document in it for
- * good, which fails the writing task; with {@link #failingDeleteByQuery} one delete-by-query is carried out and
- * then answered with an error, as when the connection drops after OpenSearch has deleted.
+ * good, which fails the writing task; with each {@link #failingDeleteByQuery} one delete-by-query is carried out
+ * and then answered with an error, as when the connection drops after OpenSearch has deleted.
  */
 public final class OutageProxy implements AutoCloseable {
 
@@ -24,11 +26,13 @@ public final class OutageProxy implements AutoCloseable {
     private final AtomicInteger refused = new AtomicInteger();
     private final AtomicInteger forwardedBulks = new AtomicInteger();
     private final AtomicInteger failed = new AtomicInteger();
-    private final AtomicInteger deletesByQuery = new AtomicInteger();
+    private final List<FailingDelete> failingDeletes = new CopyOnWriteArrayList<>();
     private volatile int failingBulk;
-    private volatile int failingDeleteByQuery;
-    private volatile String deleteMarker = "";
     private volatile int everyBulkStatus;
+
+    /** A delete-by-query answer to lose: the {@code n}-th whose body contains {@code marker}. */
+    private record FailingDelete(int n, String marker, AtomicInteger seen) {
+    }
 
     /** Answers the {@code n}-th bulk request with a permanent refusal of all its documents. */
     public OutageProxy failingBulk(int n) {
@@ -38,11 +42,10 @@ public final class OutageProxy implements AutoCloseable {
 
     /**
      * Forwards the {@code n}-th delete-by-query whose body contains {@code marker}, then answers it with a 500 as
-     * if the answer was lost.
+     * if the answer was lost. Each call adds one such failure, counted by its own marker.
      */
     public OutageProxy failingDeleteByQuery(int n, String marker) {
-        failingDeleteByQuery = n;
-        deleteMarker = marker;
+        failingDeletes.add(new FailingDelete(n, marker, new AtomicInteger()));
         return this;
     }
 
@@ -83,8 +86,7 @@ public final class OutageProxy implements AutoCloseable {
                     forwardedBulks.incrementAndGet();
                 }
                 if (exchange.getRequestURI().getPath().endsWith("/_delete_by_query")
-                        && new String(body, StandardCharsets.UTF_8).contains(deleteMarker)
-                        && deletesByQuery.incrementAndGet() == failingDeleteByQuery) {
+                        && losesAnswer(new String(body, StandardCharsets.UTF_8))) {
                     Forwarding.forward(upstream, upstreamUrl, exchange, body, false);
                     failed.incrementAndGet();
                     Forwarding.respond(exchange, 500, "{\"error\":{\"type\":\"node_disconnected_exception\","
@@ -97,6 +99,17 @@ public final class OutageProxy implements AutoCloseable {
             }
         });
         server.start();
+    }
+
+    /** Whether this delete-by-query is one whose answer is to be lost (every marker it holds counts it). */
+    private boolean losesAnswer(String body) {
+        boolean lose = false;
+        for (FailingDelete f : failingDeletes) {
+            if (body.contains(f.marker()) && f.seen().incrementAndGet() == f.n()) {
+                lose = true;
+            }
+        }
+        return lose;
     }
 
     /** A bulk response in which every document was refused for good (as a mapping error would). */

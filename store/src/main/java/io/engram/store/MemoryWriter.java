@@ -51,8 +51,9 @@ public interface MemoryWriter extends AutoCloseable {
     /**
      * Deletes what a forget covers now (docs/contracts.md, "Forgetting"): a record and everything whose
      * {@code source_refs} name it (for a turn, also the summaries of its session that name its turn id); a
-     * session's records, summaries included; a user's records and every record of that user's sessions.
-     * Idempotent: a replay deletes nothing more. Returns how many records it deleted.
+     * session's records, summaries included; a user's records and every record of that user's sessions; every
+     * record of the tenant, of every type (its deletion). Idempotent: a replay deletes nothing more. Returns how
+     * many records it deleted.
      */
     long forget(String tenantId, ForgetScope scope, String target);
 

@@ -269,10 +269,14 @@ final class TenantQueries {
     /**
      * A delete-by-query body for a forget: any of what it covers. For a record, its id and what names it in
      * {@code source_refs}, and for a turn ({@code turnId} not null) the records of its session that name its turn
-     * id; for a session, its records; for a user, their records (those of their sessions: {@link #sessions}).
+     * id; for a session, its records; for a user, their records (those of their sessions: {@link #sessions}); for
+     * the tenant, every record of it, whatever its type.
      */
     ObjectNode forget(ForgetScope scope, String target, String turnSession, String turnId) {
         ObjectNode search = search(0, Set.of(), false);
+        if (scope == ForgetScope.TENANT) {
+            return deleteBody(search); // the tenant's filter alone covers all it holds
+        }
         ObjectNode bool = (ObjectNode) search.at("/query/bool");
         ArrayNode covered = bool.putArray("should");
         switch (scope) {

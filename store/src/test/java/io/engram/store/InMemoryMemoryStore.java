@@ -166,6 +166,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
                         .forEach(r -> sessions.add(r.sessionId()));
                 yield r -> target.equals(r.userId()) || sessions.contains(r.sessionId());
             }
+            case TENANT -> r -> true; // every record of the tenant: deleteWhere reads no other tenant's
         };
         return deleteWhere(tenantId, covered);
     }

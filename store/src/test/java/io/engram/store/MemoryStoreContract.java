@@ -395,6 +395,43 @@ abstract class MemoryStoreContract {
         assertThat(ids(t)).containsExactly(RecordIds.memory(t, "m-10"));
     }
 
+    /** One record of every type a tenant's memory holds: turns, a window, a summary, memories, document chunks. */
+    private static List<MemoryRecord> everyTypeOf(String t) {
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int seq = 0; seq < 3; seq++) {
+            records.add(Records.turn(t, "s1", RecordIds.turn(t, "s1", "t" + seq), "user", seq, "turn " + seq, 2,
+                    new float[] {1, 0, 0}));
+        }
+        records.add(window(t, "s1", List.of("t0", "t1", "t2")));
+        records.add(summary(t, "s1", t + "-sum-s1", List.of("t0", "t1")));
+        records.add(Records.memory(t, RecordIds.memory(t, "m1"), "a gateway memory", new float[] {0, 0, 1}));
+        records.add(MemoryRecord.of(RecordIds.memory(t, "m2"), t, RecordType.LESSON, "a lesson from m1", Records.T0)
+                .embedding(new float[] {0, 0, 1}).provenance(List.of(RecordIds.memory(t, "m1")), 1).tokens(4).build());
+        records.add(MemoryRecord.of(RecordIds.memory(t, "m3"), t, RecordType.KNOWLEDGE, "knowledge of ann", Records.T0)
+                .embedding(new float[] {0, 1, 1}).user("ann").key("user.city").tokens(3).build());
+        records.add(Records.chunk(t, "doc-" + t + "-0", RecordType.INVARIANT, 1, "AGENTS.md", 1, 0, "- Always use tabs",
+                new float[] {1, 0, 0}));
+        records.add(Records.chunk(t, "doc-" + t + "-1", RecordType.LORE, 0, "AGENTS.md", 1, 1, "We like tabs",
+                new float[] {0, 1, 0}));
+        return records;
+    }
+
+    @Test
+    void aForgetOfATenantDeletesEveryRecordOfItAndNoneOfAnotherTenants() {
+        String t = "forgetting-tenant";
+        String other = "forgetting-tenant-b"; // its id starts with the deleted one's; the same sessions, users, keys
+        List<MemoryRecord> records = new ArrayList<>(everyTypeOf(t));
+        records.addAll(everyTypeOf(other));
+        assertThat(records.stream().map(MemoryRecord::type).distinct()).as("every type").hasSize(RecordType.values().length);
+        store.upsert(records); // not refreshed: a forget covers what was written just before it
+
+        assertThat(store.forget(t, ForgetScope.TENANT, t)).isEqualTo(10);
+        assertThat(ids(t)).isEmpty();
+        assertThat(ids(other)).as("the other tenant's records, all kept").isEqualTo(everyTypeOf(other).stream()
+                .map(MemoryRecord::id).sorted().toList());
+        assertThat(store.forget(t, ForgetScope.TENANT, t)).as("a replay deletes nothing more").isZero();
+    }
+
     private static MemoryRecord fact(String tenant, String id, String text, String day, float[] vector) {
         return MemoryRecord.of(RecordIds.memory(tenant, id), tenant, RecordType.MEMORY, text,
                 Instant.parse("2026-" + day + "T10:00:00Z")).embedding(vector).user("ann").key("user.city").tokens(4).build();

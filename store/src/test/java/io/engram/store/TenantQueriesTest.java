@@ -30,7 +30,8 @@ class TenantQueriesTest {
                 acme.find(Map.of(), Set.of(), 5, null, true, false), acme.ids(List.of("x")), acme.count(Set.of()),
                 acme.stamp(Map.of(), Set.of()), acme.documents(), acme.page(Map.of(), Set.of(), 5, null),
                 acme.turnsAround(Map.of("s", Set.of(1)), 1), acme.sessionsOf("ann", 10, "s1"), acme.sessions(List.of("s1")),
-                acme.olderDocumentVersions("coder", "AGENTS.md", 3), acme.forget(ForgetScope.USER, "ann", null, null));
+                acme.olderDocumentVersions("coder", "AGENTS.md", 3), acme.forget(ForgetScope.USER, "ann", null, null),
+                acme.forget(ForgetScope.TENANT, "acme", null, null));
         assertThat(bodies).allSatisfy(body -> assertThat(filter(body).get(0)).isEqualTo(tenantTerm()));
     }
 
@@ -60,6 +61,12 @@ class TenantQueriesTest {
         JsonNode memory = acme.forget(ForgetScope.MEMORY, "acme/m1", null, null).at("/query/bool/should");
         assertThat(memory).as("also what names it by the gateway's own id").hasSize(3);
         assertThat(memory.get(2).at("/term/source_refs").asText()).isEqualTo("m1");
+    }
+
+    @Test
+    void aForgetOfTheTenantIsItsFilterAlone() {
+        assertThat(acme.forget(ForgetScope.TENANT, "acme", null, null).toString())
+                .isEqualTo("{\"query\":{\"bool\":{\"filter\":[{\"term\":{\"tenant_id\":\"acme\"}}]}}}");
     }
 
     @Test

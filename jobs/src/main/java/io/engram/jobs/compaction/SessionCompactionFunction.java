@@ -46,9 +46,10 @@ import org.apache.flink.util.Collector;
  * {@code inactivityGap} of event time without a turn the session is compacted as idle. Compacted turns leave
  * state; every state has a TTL so abandoned sessions go too. The algorithm is {@link SessionCompactor}.
  *
- * <p>Forgets arrive broadcast: a forget of a session, a user or one turn drops what every session of this subtask
- * holds of it (pending turns, live summaries) and is kept for {@code stateTtl}, so a turn it covers that arrives
- * later (read late from another partition) is dropped on arrival. The writer deletes what is already stored.
+ * <p>Forgets arrive broadcast: a forget of a session, a user, the tenant or one turn drops what every session of
+ * this subtask holds of it (pending turns, live summaries) and is kept for {@code stateTtl}, so a turn it covers
+ * that arrives later (read late from another partition) is dropped on arrival. The writer deletes what is already
+ * stored.
  */
 public final class SessionCompactionFunction
         extends KeyedBroadcastProcessFunction<String, TurnEvent, ForgetEvent, CompactionResult> {
@@ -247,6 +248,7 @@ public final class SessionCompactionFunction
         boolean wholeSession = switch (forget.scope()) {
             case SESSION -> tenantAndSession[1].equals(forget.target());
             case USER -> forget.target().equals(sessionUser.value()) || spokeIn(forget.target());
+            case TENANT -> true; // whenever its turns were said: the store deletes them all
             case MEMORY -> false;
         };
         if (wholeSession) {

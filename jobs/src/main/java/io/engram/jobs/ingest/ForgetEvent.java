@@ -13,7 +13,7 @@ public record ForgetEvent(String tenantId, String forgetId, ForgetScope scope, S
     /**
      * Whether this forget covers a record of {@code recordTenant} with these coordinates, written at
      * {@code tsMillis}: for one record, the record itself or one built from it (its {@code sourceRefs} name the
-     * record, or, for a summary of the forgotten turn's session, the turn's id).
+     * record, or, for a summary of the forgotten turn's session, the turn's id); for the tenant, any of its records.
      */
     public boolean covers(String recordTenant, String recordId, String sessionId, String userId,
                           List<String> sourceRefs, long tsMillis) {
@@ -26,6 +26,7 @@ public record ForgetEvent(String tenantId, String forgetId, ForgetScope scope, S
                     && RecordIds.turnIdOf(tenantId, sessionId, target).filter(sourceRefs::contains).isPresent());
             case SESSION -> target.equals(sessionId);
             case USER -> target.equals(userId);
+            case TENANT -> true;
         };
     }
 }

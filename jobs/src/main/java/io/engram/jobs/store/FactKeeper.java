@@ -114,12 +114,30 @@ final class FactKeeper implements FactTable {
         return changes;
     }
 
-    /** The memories a forget covers stay forgotten: their marks are never written again, their edges stay. */
+    /**
+     * The memories a forget covers stay forgotten: their marks are never written again, their edges stay. A
+     * tenant's deletion also drops its pending expiries: the records they would expire are gone, and one firing
+     * later would record a forget of nothing and delete what names its record by then. Sweeps stay: they find
+     * nothing of what was deleted, and still age out what the tenant writes afterwards.
+     */
     void forgotten(ForgetEvent forget) throws Exception {
         if (forget.scope() == ForgetScope.MEMORY) {
             Supersession.forget(this, forget.target(), null);
         } else if (forget.scope() == ForgetScope.USER) {
             Supersession.forget(this, null, forget.target());
+        } else if (forget.scope() == ForgetScope.TENANT) {
+            Supersession.forgetAll(this);
+            dropExpiries();
+        }
+    }
+
+    /** Drops every pending expiry of the current tenant, with its timers of both clocks. */
+    private void dropExpiries() throws Exception {
+        List<Map.Entry<String, Long>> pending = new ArrayList<>(); // read whole before the map state is changed
+        expiries.entries().forEach(e -> pending.add(Map.entry(e.getKey(), e.getValue())));
+        for (Map.Entry<String, Long> expiry : pending) {
+            unregister(expiry.getKey(), expiry.getValue());
+            expiries.remove(expiry.getKey());
         }
     }
 
@@ -128,10 +146,7 @@ final class FactKeeper implements FactTable {
         Long before = expiries.get(r.id());
         Long expires = r.expiresAt() == null ? null : r.expiresAt().toEpochMilli();
         if (before != null && !before.equals(expires)) {
-            timers.deleteEventTimeTimer(r.id(), before);
-            if (wallClockGrace != null) {
-                timers.deleteProcessingTimeTimer(r.id(), before + wallClockGrace.toMillis());
-            }
+            unregister(r.id(), before);
             expiries.remove(r.id());
         }
         if (expires != null) {
@@ -149,6 +164,14 @@ final class FactKeeper implements FactTable {
         timers.registerEventTimeTimer(namespace, at);
         if (wallClockGrace != null) {
             timers.registerProcessingTimeTimer(namespace, at + wallClockGrace.toMillis());
+        }
+    }
+
+    /** Deletes the timers {@link #register} set. */
+    private void unregister(String namespace, long at) {
+        timers.deleteEventTimeTimer(namespace, at);
+        if (wallClockGrace != null) {
+            timers.deleteProcessingTimeTimer(namespace, at + wallClockGrace.toMillis());
         }
     }
 

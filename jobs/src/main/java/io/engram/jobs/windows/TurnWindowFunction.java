@@ -37,8 +37,8 @@ import org.apache.flink.util.Collector;
  * of a turn, its session or its user deletes it with the turns), timed as its last turn. A turn id already kept is
  * a replay and is dropped. With windows off it keeps nothing and makes nothing.
  *
- * <p>Forgets arrive broadcast, as at compaction: a forgotten turn, session or user leaves the kept turns, and the
- * forget is kept for {@code stateTtl} so a covered turn that arrives after it never enters a window.
+ * <p>Forgets arrive broadcast, as at compaction: a forgotten turn, session, user or tenant leaves the kept turns,
+ * and the forget is kept for {@code stateTtl} so a covered turn that arrives after it never enters a window.
  */
 public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<String, TurnEvent, ForgetEvent, StoreChange> {
 
@@ -61,6 +61,7 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
     private final Duration stateTtl;
     private transient ListStateDescriptor<TurnEvent> keptDescriptor;
     private transient ListState<TurnEvent> kept;
+    private transient ValueStateDescriptor<Integer> sinceDescriptor;
     private transient ValueState<Integer> sinceLast;
 
     public TurnWindowFunction(Settings settings) {
@@ -74,9 +75,9 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
         keptDescriptor = keptTurnsDescriptor();
         keptDescriptor.enableTimeToLive(ttl);
         kept = getRuntimeContext().getListState(keptDescriptor);
-        ValueStateDescriptor<Integer> since = new ValueStateDescriptor<>("turns-since-window", Types.INT);
-        since.enableTimeToLive(ttl);
-        sinceLast = getRuntimeContext().getState(since);
+        sinceDescriptor = new ValueStateDescriptor<>("turns-since-window", Types.INT);
+        sinceDescriptor.enableTimeToLive(ttl);
+        sinceLast = getRuntimeContext().getState(sinceDescriptor);
     }
 
     /** The turns a session keeps for its next window (also read by the operator test). */
@@ -127,20 +128,34 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
                 .position((int) Math.min(Integer.MAX_VALUE, first.seq())).build(), null);
     }
 
-    /** Drops what the sessions of this subtask keep of the forgotten scope, and remembers the forget. */
+    /**
+     * Drops what the sessions of this subtask keep of the forgotten scope, and remembers the forget. A deleted
+     * tenant's sessions also lose their count toward the next window: nothing of what they held is left.
+     */
     @Override
     public void processBroadcastElement(ForgetEvent forget, Context ctx, Collector<StoreChange> out) throws Exception {
         RecentForgets.remember(ctx.getBroadcastState(FORGETS), forget, stateTtl);
         ctx.applyToKeyedState(keptDescriptor, (key, state) -> state.update(remaining(state.get(), forget)));
+        if (forget.scope() == ForgetScope.TENANT) {
+            ctx.applyToKeyedState(sinceDescriptor, (key, state) -> {
+                if (key.split("/", 2)[0].equals(forget.tenantId())) {
+                    state.clear();
+                }
+            });
+        }
     }
 
-    /** The kept turns a forget leaves: none of a forgotten user's session, else those it does not cover. */
+    /**
+     * The kept turns a forget leaves: none of a session of a forgotten user or tenant (whenever its turns were
+     * said, as the store deletes them all), else those it does not cover.
+     */
     static List<TurnEvent> remaining(Iterable<TurnEvent> turns, ForgetEvent forget) {
         List<TurnEvent> all = new ArrayList<>();
         turns.forEach(all::add);
-        boolean usersSession = forget.scope() == ForgetScope.USER && all.stream()
-                .anyMatch(t -> t.tenantId().equals(forget.tenantId()) && forget.target().equals(t.userId()));
-        if (usersSession) {
+        boolean wholeSession = all.stream().anyMatch(t -> t.tenantId().equals(forget.tenantId())
+                && (forget.scope() == ForgetScope.TENANT
+                || (forget.scope() == ForgetScope.USER && forget.target().equals(t.userId()))));
+        if (wholeSession) {
             return List.of();
         }
         return all.stream().filter(t -> !forget.covers(t.tenantId(), RecordIds.turn(t.tenantId(), t.sessionId(), t.turnId()),

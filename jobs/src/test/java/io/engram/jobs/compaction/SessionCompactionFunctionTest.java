@@ -216,6 +216,60 @@ class SessionCompactionFunctionTest {
         }
     }
 
+    private static List<String> liveSummaries(
+            KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness, String key)
+            throws Exception {
+        List<String> ids = new ArrayList<>();
+        listState(harness, key, SessionCompactionFunction.liveSummariesDescriptor()).get().forEach(s -> ids.add(s.id()));
+        return ids;
+    }
+
+    @Test
+    void aForgottenTenantLeavesEverySessionOfItsAndItsLateTurnsAreDroppedAnotherTenantsStay() throws Exception {
+        try (var harness = harness()) {
+            for (String tenant : List.of("acme", "other")) { // a compacted session each: pending tail, live summary
+                for (TurnEvent t : session(40)) {
+                    TurnEvent of = new TurnEvent(tenant, t.sessionId(), t.userId(), t.turnId(), t.seq(), t.role(), t.text(),
+                            t.tsMillis());
+                    harness.processElement(new StreamRecord<>(of, of.tsMillis()));
+                }
+            }
+            for (int i = 0; i < 3; i++) { // and a session of another user, not compacted yet
+                long ts = T0 + 60_000L * i;
+                harness.processElement(new TurnEvent("acme", "s2", "bob", "b" + i, i, "user", TOPICS[i], ts), ts);
+            }
+            harness.watermark(T0 + 60_000L * 40 + Duration.ofMinutes(10).toMillis());
+            assertThat(liveSummaries(harness, "acme/s1")).hasSize(1);
+            List<String> otherPending = pendingTurns(harness, "other/s1");
+            List<String> otherSummaries = liveSummaries(harness, "other/s1");
+            assertThat(otherPending).isNotEmpty().isEqualTo(pendingTurns(harness, "acme/s1"));
+            assertThat(otherSummaries).hasSize(1);
+
+            long requested = T0 + 60_000L * 60;
+            harness.processBroadcastElement(new ForgetEvent("acme", "f1", ForgetScope.TENANT, "acme", requested),
+                    requested);
+            for (String session : List.of("acme/s1", "acme/s2")) {
+                assertThat(pendingTurns(harness, session)).as(session).isEmpty();
+                assertThat(liveSummaries(harness, session)).as(session).isEmpty();
+            }
+            assertThat(pendingTurns(harness, "other/s1")).isEqualTo(otherPending);
+            assertThat(liveSummaries(harness, "other/s1")).isEqualTo(otherSummaries);
+
+            // a turn of the tenant said before the forget but read after it is dropped; one said after is kept
+            harness.processElement(new TurnEvent("acme", "s2", "bob", "late", 3, "user", TOPICS[3], requested - 1),
+                    requested - 1);
+            harness.processElement(new TurnEvent("acme", "s2", "bob", "new", 4, "user", TOPICS[4], requested + 1),
+                    requested + 1);
+            assertThat(pendingTurns(harness, "acme/s2")).containsExactly("new");
+
+            harness.getOutput().clear();
+            harness.watermark(requested + Duration.ofHours(2).toMillis()); // every session's idle timer fires
+            assertThat(harness.extractOutputValues()).filteredOn(r -> r.tenantId().equals("acme"))
+                    .as("nothing of what the tenant said before its deletion is summarised")
+                    .allSatisfy(r -> assertThat(r.compactedTurnIds()).isSubsetOf("new"));
+        }
+    }
+
     @Test
     void anIdleSessionIsCompactedBelowKByItsInactivityTimer() throws Exception {
         try (var harness = harness()) {
@@ -270,8 +324,14 @@ class SessionCompactionFunctionTest {
     private static <T> org.apache.flink.api.common.state.ListState<T> listState(
             KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness,
             org.apache.flink.api.common.state.ListStateDescriptor<T> descriptor) throws Exception {
+        return listState(harness, "acme/s1", descriptor);
+    }
+
+    private static <T> org.apache.flink.api.common.state.ListState<T> listState(
+            KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, CompactionResult> harness, String key,
+            org.apache.flink.api.common.state.ListStateDescriptor<T> descriptor) throws Exception {
         SessionCompactionOperator operator = (SessionCompactionOperator) harness.getOperator();
-        operator.setCurrentKey("acme/s1");
+        operator.setCurrentKey(key);
         return operator.getKeyedStateBackend().getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
                 org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE, descriptor);
     }

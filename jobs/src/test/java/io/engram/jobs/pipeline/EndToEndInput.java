@@ -49,9 +49,18 @@ public final class EndToEndInput {
     public static final String HOOLI = "e2e-hooli";
     /** Memories that supersede one another and expire (docs/algorithms.md, "Supersession, validity and expiry"). */
     public static final String UMBRELLA = "e2e-umbrella";
-    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI, UMBRELLA);
+    /**
+     * Deleted whole (a forget of scope tenant) after it wrote a document and a conversation under the ids acme
+     * uses: nothing of it stays, and acme keeps all of its own. It writes no memories, so no cycles of its own.
+     */
+    public static final String VANDELAY = "e2e-vandelay";
+    public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI, UMBRELLA, VANDELAY);
     /** When hooli's user "gone" asks to be forgotten. */
     public static final Instant FORGOTTEN_AT = T0.plusSeconds(900);
+    /** When vandelay is deleted, and the one delete-by-query its deletion sends (docs/contracts.md, "Forgetting"). */
+    public static final Instant DELETED_AT = T0.plusSeconds(1500);
+    public static final String DELETION_BODY = "{\"query\":{\"bool\":{\"filter\":[{\"term\":{\"tenant_id\":\""
+            + VANDELAY + "\"}}]}}}";
     /** The real agent documents of data/agents-md, which the build passes in (pom.xml's surefire settings). */
     static final Path AGENT_DOCUMENTS = Path.of(Objects.requireNonNull(System.getProperty("engram.agent-documents"),
             "system property engram.agent-documents (set by the build) names data/agents-md"));
@@ -125,6 +134,14 @@ public final class EndToEndInput {
                         turnText(HOOLI, seq), T0.plusSeconds(60L * seq + 8)));
             }
             valid.add(Payload.forget(HOOLI, "forget-gone", "user", "gone", FORGOTTEN_AT));
+            // vandelay: its rules and four turns of a session s1 of a user u1 (a window of three), then its deletion
+            valid.add(Payload.doc(VANDELAY, "coder", "AGENTS.md", "core", 1, "# Rules\n\n- Always import latex before noon."
+                    + "\n- Never export on Sundays.\n\nVandelay imports latex and exports chips.\n", T0.plusSeconds(3)));
+            for (int seq = 0; seq < 4; seq++) {
+                valid.add(Payload.turn(VANDELAY, "s1", "u1", "t" + seq, seq, seq % 2 == 0 ? "user" : "assistant",
+                        turnText(VANDELAY, seq), T0.plusSeconds(60L * seq + 9)));
+            }
+            valid.add(Payload.forget(VANDELAY, "forget-vandelay", "tenant", VANDELAY, DELETED_AT));
             valid.addAll(facts());
 
             Map<String, MalformedCorpus.Bad> pendingBad = new HashMap<>();
@@ -134,6 +151,10 @@ public final class EndToEndInput {
             everything.json().put("scope", "everything"); // not a scope: rejected, "keep" stays
             ordered.add(new MalformedCorpus.Bad(Topics.FORGETS, everything.key(), everything.bytes(),
                     io.engram.client.RejectReason.SCHEMA_VIOLATION, true));
+            Payload anotherTenant = Payload.forget(HOOLI, "forget-acme", "tenant", ACME, T0.plusSeconds(5));
+            ordered.add(new MalformedCorpus.Bad(Topics.FORGETS, anotherTenant.key(), anotherTenant.bytes(),
+                    io.engram.client.RejectReason.SCHEMA_VIOLATION, false)); // a deletion of acme sent as hooli: refused
+
             int b = 0;
             List<java.util.concurrent.Future<RecordMetadata>> validSends = new ArrayList<>();
             for (Payload p : valid) { // interleave: after every valid record, a few bad ones
@@ -286,6 +307,29 @@ public final class EndToEndInput {
             }
         }
         return out;
+    }
+
+    /**
+     * A tenant's rows of {@code forgets}, {@code forget_id|scope|target|completed|records_removed} ("completed" when
+     * {@code completed_at} is set: it is the wall clock's), deleted once read so the next run's rows are its own.
+     */
+    public static List<String> takeForgets(EmbeddedPostgreSql postgres, String tenant) throws Exception {
+        List<String> lines = new ArrayList<>();
+        try (Connection c = postgres.connect();
+             var read = c.prepareStatement("SELECT forget_id, scope, target, completed_at, records_removed FROM forgets"
+                     + " WHERE tenant_id = ? ORDER BY forget_id");
+             var delete = c.prepareStatement("DELETE FROM forgets WHERE tenant_id = ?")) {
+            read.setString(1, tenant);
+            try (var rs = read.executeQuery()) {
+                while (rs.next()) {
+                    lines.add(String.join("|", rs.getString(1), rs.getString(2), rs.getString(3),
+                            rs.getTimestamp(4) == null ? "pending" : "completed", String.valueOf(rs.getObject(5))));
+                }
+            }
+            delete.setString(1, tenant);
+            delete.executeUpdate();
+        }
+        return lines;
     }
 
     /** Equal maps, failing with the lines missing or extra per key rather than two whole maps. */

@@ -190,6 +190,8 @@ abstract class EndToEndRuns {
                 + "|lesson|null|1|null|[mem-2]|Back up the staging database before the Sunday restore");
         // no record of the bad tenant's rejected documents
         assertThat(plain.get(ACME)).noneMatch(l -> l.contains("DEEP") || l.contains("BINARY"));
+        // the deleted tenant left nothing: no turn, window or rule, whether written before its deletion or read after
+        assertThat(plain.get(EndToEndInput.VANDELAY)).isEmpty();
     }
 
     /** Umbrella's chains in order, the late Lisbon one stored superseded, the cycle's second edge refused, the
@@ -316,8 +318,8 @@ abstract class EndToEndRuns {
         assertThat(metrics.sum("engram_embed_texts") + summaries).isEqualTo(indexed + dropped);
         assertThat(metrics.sum("engram_embed_cache_hits") + metrics.sum("engram_embed_cache_misses"))
                 .isEqualTo(metrics.sum("engram_embed_texts"));
-        assertThat(metrics.sum("engram_forgets_applied")).as("hooli's user, umbrella's phone number and its expiry")
-                .isEqualTo(3);
+        assertThat(metrics.sum("engram_forgets_applied"))
+                .as("hooli's user, umbrella's phone number and its expiry, vandelay's deletion").isEqualTo(4);
 
         List<String> cycles = rowsPlain.get("cycle_metrics");
         assertThat(metrics.sum("engram_cycles_closed")).isEqualTo(cycles.size()).isPositive();
@@ -356,6 +358,7 @@ abstract class EndToEndRuns {
         assertThat(recordLines).filteredOn(l -> l.containsKey("forget_id"))
                 .extracting(l -> l.get("tenant_id") + " " + l.get("forget_id")).containsExactlyInAnyOrder(
                         EndToEndInput.HOOLI + " forget-gone", EndToEndInput.UMBRELLA + " forget-f1",
+                        EndToEndInput.VANDELAY + " forget-vandelay",
                         EndToEndInput.UMBRELLA + " expiry/" + RecordIds.memory(EndToEndInput.UMBRELLA, "e1") + "@"
                                 + T0.plusSeconds(1000));
     }

@@ -31,6 +31,8 @@ import org.junit.jupiter.api.Test;
 class StoreWriterFactsTest {
 
     private static final String T = "facts";
+    /** Another tenant, beside {@link #T} in the writer's keyed state and in the store. */
+    private static final String B = "facts-b";
     private static final FactPolicy RETAINING_TURNS_AN_HOUR = new FactPolicy(true,
             Map.of(FactPolicy.EVERY_TENANT, new Retention(Duration.ofHours(1), null, null)));
 
@@ -232,5 +234,74 @@ class StoreWriterFactsTest {
             h.processWatermark(time("10:30"));
             assertThat(rows(h)).as("no second row").isEmpty();
         }
+    }
+
+    private static MemoryRecord.Builder memoryOf(String tenant, String id, String hhmm) {
+        return MemoryRecord.of(RecordIds.memory(tenant, id), tenant, RecordType.MEMORY, "memory " + id,
+                Instant.ofEpochMilli(time(hhmm))).embedding(new float[] {1, 0, 0}).tokens(2);
+    }
+
+    /** Per tenant: its stored records by store id, each with the store id of what supersedes it ("-" for none). */
+    private Map<String, Map<String, String>> stored() {
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore(index)) {
+            Map<String, Map<String, String>> byTenant = new java.util.TreeMap<>();
+            for (String tenant : List.of(T, B)) {
+                Map<String, String> by = new java.util.TreeMap<>();
+                store.find(tenant, Map.of(), Set.of(), 100, null, true).forEach(r -> by.put(r.id(),
+                        r.supersededBy() == null ? "-" : r.supersededBy()));
+                byTenant.put(tenant, by);
+            }
+            return byTenant;
+        }
+    }
+
+    /**
+     * A tenant's deletion, and the task dying after it before the next checkpoint: restored from the checkpoint
+     * before it, the replayed deletion finds nothing more and sends its row again (the same id, whose upsert keeps
+     * the first completion). Its facts stay forgotten (a memory said after it supersedes none of them), its pending
+     * expiries never fire by either clock, what it said before the deletion and read later is dropped; the other
+     * tenant's memories, expiries and sweeps go on as before.
+     */
+    @Test
+    void aDeletedTenantsRecordsFactsAndExpiriesGoOnceAcrossARestoreAndAnotherTenantsStay() throws Exception {
+        long grace = StoreWriterOperatorTest.SETTINGS.wallClockGrace().toMillis();
+        StreamRecord<StoreChange> deletion = new StreamRecord<>(StoreChange.Forget.of(new ForgetEvent(T, "f-tenant",
+                ForgetScope.TENANT, T, time("09:30"))), time("09:30"));
+        OperatorSubtaskState beforeTheDeletion;
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.open();
+            for (String tenant : List.of(T, B)) {
+                write(h, memoryOf(tenant, "m1", "09:00").user("ann").key("user.city").build());
+                write(h, memoryOf(tenant, "m2", "09:10").user("ann").key("user.city").build());
+                write(h, memoryOf(tenant, "soon", "09:00").expiresAt(Instant.ofEpochMilli(time("10:00"))).build());
+                write(h, MemoryRecord.of(RecordIds.turn(tenant, "s1", "t0"), tenant, RecordType.TURN, "hello",
+                        Instant.ofEpochMilli(time("09:05"))).session("s1").tokens(1).build());
+            }
+            h.processWatermark(time("09:20"));
+            h.prepareSnapshotPreBarrier(1);
+            beforeTheDeletion = h.snapshot(1, 1);
+            h.processElement(deletion);
+            assertThat(rows(h)).containsExactly("f-tenant 4");
+            assertThat(stored().get(T)).isEmpty();
+        } // killed before checkpoint 2
+        try (var h = harness(RETAINING_TURNS_AN_HOUR)) {
+            h.initializeState(beforeTheDeletion);
+            h.open();
+            h.processElement(deletion); // replayed from the input
+            write(h, memoryOf(T, "late", "09:20").build()); // said before the deletion, read after it
+            write(h, memoryOf(T, "m3", "09:40").user("ann").key("user.city").build()); // said after it
+            h.processWatermark(time("11:00"));
+            h.setProcessingTime(time("11:00") + grace);
+            completeCheckpoint(h, 2);
+            assertThat(rows(h)).containsExactlyInAnyOrder("f-tenant 0",
+                    "expiry/" + RecordIds.memory(B, "soon") + "@" + Instant.ofEpochMilli(time("10:00")) + " 1",
+                    "retention/turn@" + Instant.ofEpochMilli(time("10:05")) + " 1");
+            assertThat(h.getSideOutput(StoreWriterOperator.FORGETS_DONE)).filteredOn(r -> r.getValue().tenantId().equals(T))
+                    .singleElement().satisfies(r -> assertThat(r.getValue().scope() + " " + r.getValue().target())
+                            .isEqualTo("tenant " + T));
+        }
+        assertThat(stored()).containsExactly(
+                Map.entry(T, Map.of(RecordIds.memory(T, "m3"), "-")),
+                Map.entry(B, Map.of(RecordIds.memory(B, "m1"), RecordIds.memory(B, "m2"), RecordIds.memory(B, "m2"), "-")));
     }
 }

@@ -94,4 +94,46 @@ class TurnWindowFunctionTest {
                     org.assertj.core.groups.Tuple.tuple("s3", List.of("t2"))); // cy's turns after the forget only
         }
     }
+
+    private static List<String> keptTurns(KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, StoreChange> h,
+                                          String key) throws Exception {
+        var operator = (CoBroadcastWithKeyedOperator<?, ?, ?, ?>) h.getOperator();
+        operator.setCurrentKey(key);
+        List<String> ids = new java.util.ArrayList<>();
+        operator.getKeyedStateBackend().getPartitionedState(org.apache.flink.runtime.state.VoidNamespace.INSTANCE,
+                org.apache.flink.runtime.state.VoidNamespaceSerializer.INSTANCE, TurnWindowFunction.keptTurnsDescriptor())
+                .get().forEach(t -> ids.add(t.tenantId() + "/" + t.sessionId() + "/" + t.turnId()));
+        return ids;
+    }
+
+    @Test
+    void aForgottenTenantsSessionsStartAgainFromNothingAndAnotherTenantsStay() throws Exception {
+        try (var h = harness(new TurnWindows(3, 3))) {
+            long at = T0 + 60_000L * 10;
+            for (int seq = 0; seq < 2; seq++) {
+                for (TurnEvent t : List.of(turn("s1", "ann", seq),
+                        new TurnEvent("other", "s1", "ann", "t" + seq, seq, "user", "said " + seq, T0 + 60_000L * seq))) {
+                    h.processElement(t, t.tsMillis());
+                }
+            }
+            h.processElement(turn("s2", "bob", 0), T0);
+            // a turn said after the forget but read before it: the store deletes it with the tenant, so it goes too
+            h.processElement(new TurnEvent("acme", "s2", "bob", "t1", 1, "user", "said 1", at + 1), at + 1);
+            h.processBroadcastElement(new ForgetEvent("acme", "f1", ForgetScope.TENANT, "acme", at), at);
+            assertThat(keptTurns(h, "acme/s1")).isEmpty();
+            assertThat(keptTurns(h, "acme/s2")).isEmpty();
+            assertThat(keptTurns(h, "other/s1")).containsExactly("other/s1/t0", "other/s1/t1");
+
+            h.processElement(turn("s1", "ann", 2), T0 + 60_000L * 2); // said before the forget, read after it
+            for (int seq = 3; seq < 6; seq++) { // said after it: a new start, a window after three of them
+                h.processElement(new TurnEvent("acme", "s1", "ann", "t" + seq, seq, "user", "said " + seq, at + seq),
+                        at + seq);
+            }
+            h.processElement(new TurnEvent("other", "s1", "ann", "t2", 2, "user", "said 2", T0 + 60_000L * 2),
+                    T0 + 60_000L * 2);
+            assertThat(windows(h)).extracting(MemoryRecord::tenantId, MemoryRecord::sessionId, MemoryRecord::sourceRefs)
+                    .containsExactly(org.assertj.core.groups.Tuple.tuple("acme", "s1", List.of("t3", "t4", "t5")),
+                            org.assertj.core.groups.Tuple.tuple("other", "s1", List.of("t0", "t1", "t2")));
+        }
+    }
 }

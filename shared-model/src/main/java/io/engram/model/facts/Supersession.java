@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.function.Predicate;
 
 /**
  * What supersedes what among a tenant's memories (docs/algorithms.md, "Supersession"). Two kinds of edge: a
@@ -222,13 +223,22 @@ public final class Supersession {
             }
             return;
         }
-        List<Fact> covered = new ArrayList<>();
+        forgetWhere(table, fact -> userId.equals(fact.userId()));
+    }
+
+    /** Marks every memory of the tenant's {@code table} as forgotten (the tenant's deletion). Their edges stay. */
+    public static void forgetAll(FactTable table) throws Exception {
+        forgetWhere(table, fact -> true);
+    }
+
+    private static void forgetWhere(FactTable table, Predicate<Fact> covered) throws Exception {
+        List<Fact> marked = new ArrayList<>(); // read first: a table of keyed state is not written while it is read
         for (Fact fact : table.all()) {
-            if (userId.equals(fact.userId())) {
-                covered.add(fact);
+            if (covered.test(fact)) {
+                marked.add(fact);
             }
         }
-        for (Fact fact : covered) {
+        for (Fact fact : marked) {
             table.put(fact.asForgotten());
         }
     }

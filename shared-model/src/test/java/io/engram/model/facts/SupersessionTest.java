@@ -105,6 +105,19 @@ class SupersessionTest {
     }
 
     @Test
+    void aForgottenTenantsMemoriesAreAllForgottenAndNoneIsMarkedAgain() throws Exception {
+        arrive(memory("m1", "ann", "user.city", 100));
+        arrive(memory("m2", "ann", "user.city", 200));
+        arrive(memory("b1", "bob", "user.city", 150));
+        arrive(memory("x", null, null, 50));
+        Supersession.forgetAll(table);
+        assertThat(table.all()).hasSize(4).allMatch(Fact::forgotten);
+        Supersession.Outcome later = arrive(memory("m3", "ann", "user.city", 300), "x", "b1");
+        assertThat(later.changed()).as("no mark of a forgotten memory is written").isEmpty();
+        assertThat(by("m2")).as("its edges stay").isEqualTo(new Link("m3", 300));
+    }
+
+    @Test
     void aMemoryMovedToAnotherKeyLeavesItsOldSlot() throws Exception {
         arrive(memory("m1", "ann", "user.city", 100));
         arrive(memory("m2", "ann", "user.city", 200));
