@@ -80,7 +80,7 @@ final class Operations {
         Writes.Written written = writes.write(tenant, kind, body,
                 (records, bytes) -> quotas.admitWrite(tenant, records, bytes));
         if (!written.accepted().isEmpty()) {
-            quotas.accepted(tenant, written.accepted().size());
+            quotas.accepted(tenant, written.accepted());
             meter.wrote(tenant, written.accepted().size(), written.acceptedBytes());
         }
         return written;

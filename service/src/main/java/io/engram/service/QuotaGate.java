@@ -1,20 +1,23 @@
 package io.engram.service;
 
 import java.sql.SQLException;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 
 /**
  * A tenant's quotas, enforced (docs/operations.md, "Tenants, keys and quotas"): its writes and reads per second
  * (token buckets on this replica), and before a write the records it stores and the bytes of text it wrote today.
  * A write past a quota is refused whole with {@code quota_exceeded}, naming the quota, its limit and the usage;
- * nothing accepted before it is touched. Records stored are counted in the index (all but summaries and windows)
- * at most once a second per tenant, plus what this replica accepted since: records still on their way to the index
- * from another replica are not seen, so a tenant can pass its records quota by what it writes within the
- * pipeline's freshness (about a second).
+ * nothing accepted before it is touched. Records stored are counted in the index (all but summaries and windows),
+ * plus what this replica accepted and the index does not hold yet ({@link #stored}): records on their way to the
+ * index from another replica are not seen, so a tenant can pass its records quota by what it writes there within
+ * the pipeline's freshness (about a second).
  */
 final class QuotaGate {
 
@@ -28,7 +31,9 @@ final class QuotaGate {
     private final LongSupplier nanoClock;
     private final RateLimiter rates;
     private final Map<String, Count> counts = new ConcurrentHashMap<>();
-    private final Map<String, AtomicLong> acceptedSinceCount = new ConcurrentHashMap<>();
+    private final Map<String, Accepted> acceptedRecently = new ConcurrentHashMap<>();
+    /** How long a record accepted may take to be counted by the index: the pipeline's freshness, with room. */
+    static final long IN_FLIGHT_MILLIS = 2000;
 
     /** With a {@code meter} turned off only the rates are enforced. */
     QuotaGate(QuotaSettings settings, KeyDirectory directory, MemoryReads reads, UsageMeter meter, LongSupplier nanoClock) {
@@ -63,7 +68,7 @@ final class QuotaGate {
         }
         TenantStore.Quotas quotas = quotasOf(tenantId);
         if (quotas.records() != null) {
-            long stored = stored(tenantId);
+            long stored = stored(tenantId, quotas.records() - records);
             if (stored + records > quotas.records()) {
                 throw exceeded("records", quotas.records(), stored, records);
             }
@@ -76,23 +81,55 @@ final class QuotaGate {
         }
     }
 
-    /** Records a write accepted, for the records quota until the index counts them. */
-    void accepted(String tenantId, int records) {
+    /** Records a write's accepted store ids, for the records quota until the index counts them. */
+    void accepted(String tenantId, List<String> storeIds) {
         if (meter.enabled()) {
-            acceptedSinceCount.computeIfAbsent(tenantId, t -> new AtomicLong()).addAndGet(records);
+            acceptedRecently.computeIfAbsent(tenantId, t -> new Accepted()).add(storeIds);
         }
     }
 
-    private long stored(String tenantId) {
+    /**
+     * The records the tenant stores: the index's count, at most a second old, plus the records this replica
+     * accepted since. Near its quota (within a tenth of {@code room}, the quota less the write's records) the
+     * count is taken afresh and the records this replica accepted within {@value #IN_FLIGHT_MILLIS} ms (the
+     * pipeline's freshness, with room) are looked up by id: those the index does not hold yet are added, so a
+     * record is counted once, wherever it is on its way.
+     */
+    private long stored(String tenantId, long room) {
         long now = nanoClock.getAsLong();
+        Accepted accepted = acceptedRecently.computeIfAbsent(tenantId, t -> new Accepted());
         Count count = counts.get(tenantId);
-        if (count == null || now - count.at() > TimeUnit.SECONDS.toNanos(1)) {
-            count = new Count(reads.storedRecords(tenantId), now);
-            counts.put(tenantId, count);
-            acceptedSinceCount.remove(tenantId);
+        if (count != null && now - count.at() <= TimeUnit.SECONDS.toNanos(1)
+                && count.stored() + accepted.since(count.at()).size() < room - room / 10) {
+            return count.stored() + accepted.since(count.at()).size();
         }
-        AtomicLong since = acceptedSinceCount.get(tenantId);
-        return count.stored() + (since == null ? 0 : since.get());
+        count = new Count(reads.storedRecords(tenantId), now);
+        counts.put(tenantId, count);
+        List<String> recent = accepted.since(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
+        Set<String> indexed = new HashSet<>();
+        if (!recent.isEmpty()) {
+            reads.get(tenantId, List.copyOf(new HashSet<>(recent))).forEach(r -> indexed.add(r.id()));
+        }
+        return count.stored() + recent.stream().distinct().filter(id -> !indexed.contains(id)).count();
+    }
+
+    /** The store ids a replica accepted for a tenant in the last moments, with when. */
+    private final class Accepted {
+        private final ArrayDeque<Map.Entry<Long, String>> ids = new ArrayDeque<>();
+
+        synchronized void add(List<String> storeIds) {
+            long now = nanoClock.getAsLong();
+            storeIds.forEach(id -> ids.addLast(Map.entry(now, id)));
+            long keep = now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS);
+            while (!ids.isEmpty() && ids.peekFirst().getKey() < keep) {
+                ids.removeFirst();
+            }
+        }
+
+        /** The ids accepted at or after {@code from}. */
+        synchronized List<String> since(long from) {
+            return ids.stream().filter(e -> e.getKey() >= from).map(Map.Entry::getValue).toList();
+        }
     }
 
     private static ApiError exceeded(String quota, long limit, long usage, long asked) {
