@@ -58,11 +58,13 @@ class EngramError(Exception):
 
 
 class AuthenticationError(EngramError):
-    """401: no API key, or an unknown one."""
+    """401: no API key, or an unknown, revoked or expired one, or one of a deleted tenant."""
 
 
 class PermissionDeniedError(EngramError):
-    """403: the request names another tenant than the key's."""
+    """403: the key may not do this: the request names another tenant (``forbidden``), the key's scopes do not
+    cover it (``insufficient_scope``), the tenant is suspended (``tenant_suspended``), or a write would pass one of
+    the tenant's quotas (``quota_exceeded``); ``code`` says which."""
 
 
 class NotFoundError(EngramError):

@@ -65,7 +65,7 @@ function show(page) {
   for (const s of document.querySelectorAll("main section")) s.hidden = s.id !== "page-" + page;
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.page === page);
   if (location.hash !== "#" + page) history.replaceState(null, "", "#" + page);
-  const load = { memories: () => listMemories(false), health: loadHealth, rejects: loadRejects }[page];
+  const load = { memories: () => listMemories(false), health: loadHealth, rejects: loadRejects, usage: loadUsage }[page];
   if (load) attempt(load);
 }
 
@@ -255,6 +255,20 @@ async function loadRejects() {
       el("th", {}, "original bytes"))), el("tbody", {}, ...list.map((r) => el("tr", {},
       el("td", {}, r.rejected_at), el("td", {}, r.source_topic + "/" + r.partition + "/" + r.offset), el("td", {}, r.message),
       el("td", { class: "bytes" }, escapedBytes(r.original)))))))));
+}
+
+// --- usage ------------------------------------------------------------------------------------------------
+
+async function loadUsage() {
+  const answer = await api("GET", "/v1/usage");
+  const days = answer.usage.slice().reverse(); // newest first
+  const total = (field) => answer.usage.reduce((sum, d) => sum + d[field], 0);
+  $("usage-summary").textContent = days.length === 0 ? "no usage of " + answer.tenant_id + " in the last 30 days"
+    : answer.tenant_id + " in the last 30 days: " + total("records_written") + " records and " + total("bytes_written")
+      + " bytes written, " + total("reads") + " reads, " + total("contexts") + " contexts";
+  const fields = ["records_written", "bytes_written", "writes", "reads", "contexts", "forgets", "embed_millis"];
+  $("usage-days").tBodies[0].replaceChildren(...days.map((d) => el("tr", { "data-day": d.day }, el("td", {}, d.day),
+    ...fields.map((f) => el("td", {}, String(d[f]))))));
 }
 
 /** The bytes as text: printable ASCII as is, everything else as \xNN, so nothing in them is interpreted. */

@@ -73,7 +73,7 @@ final class BenchApiCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--metering", description = "Measure the service with quotas and usage metering on and off, side by"
-            + " side: two replicas over the same product, run in the order off, on, on, off per client count.")
+            + " side: two replicas over the same product, loaded at the same time (a warm-up round, then three).")
     boolean metering;
 
     private final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(8)).build();

@@ -123,7 +123,7 @@ abstract class ConsoleChecks {
             explained.add(term.getText());
             assertThat(term.findElement(By.xpath("following-sibling::dd[1]")).getText()).as(term.getText()).isNotBlank();
         }
-        assertThat(explained).as("every page is explained").isEqualTo(pages).hasSize(5);
+        assertThat(explained).as("every page is explained").isEqualTo(pages).hasSize(6);
         assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("main section[id^='page-']")))
                 .noneMatch(WebElement::isDisplayed);
         screenshot("welcome");
@@ -288,6 +288,22 @@ abstract class ConsoleChecks {
     }
 
     @Test
+    void theUsagePageShowsTheTenantsDaysAsTheApiCountsThem() throws Exception {
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "usage");
+        WebElement today = wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#usage-days tbody tr")));
+        JsonNode days = call("GET", "/v1/usage", LiveProductViewsTest.live().key(LiveFixture.ACME), null, null).path("usage");
+        JsonNode newest = days.get(days.size() - 1);
+        assertThat(newest.path("records_written").asLong()).as("the fixture's writes of acme").isGreaterThanOrEqualTo(7);
+        List<String> cells = new ArrayList<>();
+        today.findElements(By.tagName("td")).forEach(td -> cells.add(td.getText()));
+        assertThat(cells).containsExactly(newest.path("day").asText(), newest.path("records_written").asText(),
+                newest.path("bytes_written").asText(), newest.path("writes").asText(), newest.path("reads").asText(),
+                newest.path("contexts").asText(), newest.path("forgets").asText(), newest.path("embed_millis").asText());
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("usage-summary")).getText()).startsWith("acme in the last 30 days: ");
+        screenshot("usage");
+    }
+
+    @Test
     void aForgetFromThePageRemovesTheRecord() throws Exception {
         String id = memoryId("m-forget");
         String path = "/v1/memories/" + java.net.URLEncoder.encode(id, StandardCharsets.UTF_8);
@@ -313,7 +329,7 @@ abstract class ConsoleChecks {
                 .path("text").asText()).isEqualTo("Globex's launch date is the third of March");
         assertThat(call("DELETE", "/v1/memories/" + java.net.URLEncoder.encode(memoryId("m-hazelnut"), StandardCharsets.UTF_8),
                 LiveProductViewsTest.live().operatorKey(), LiveFixture.ACME, null)
-                .path("error").path("code").asText()).isEqualTo("forbidden");
+                .path("error").path("code").asText()).isEqualTo("insufficient_scope");
         // a tenant key may not name another tenant
         assertThat(call("GET", "/v1/memories?limit=5", LiveProductViewsTest.live().key(LiveFixture.ACME), LiveFixture.GLOBEX, null)
                 .path("error").path("code").asText()).isEqualTo("forbidden");

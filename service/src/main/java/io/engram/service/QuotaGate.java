@@ -34,6 +34,7 @@ final class QuotaGate {
     private final Map<String, Accepted> acceptedRecently = new ConcurrentHashMap<>();
     /** How long a record accepted may take to be counted by the index: the pipeline's freshness, with room. */
     static final long IN_FLIGHT_MILLIS = 2000;
+    static final long FAR_RECOUNT_SECONDS = 30;
 
     /** With a {@code meter} turned off only the rates are enforced. */
     QuotaGate(QuotaSettings settings, KeyDirectory directory, MemoryReads reads, UsageMeter meter, LongSupplier nanoClock) {
@@ -89,9 +90,10 @@ final class QuotaGate {
     }
 
     /**
-     * The records the tenant stores: the index's count, at most a second old, plus the records this replica
-     * accepted since. Near its quota (within a tenth of {@code room}, the quota less the write's records) the
-     * count is taken afresh and the records this replica accepted within {@value #IN_FLIGHT_MILLIS} ms (the
+     * The records the tenant stores: the index's count plus the records this replica accepted since. The count is
+     * at most a second old once the tenant is past half its room, at most {@value #FAR_RECOUNT_SECONDS} s below
+     * that (counting costs the index an aggregation; far from its quota a tenant's count may lag). Near its quota
+     * (within a tenth of {@code room}, the quota less the write's records) the count is taken afresh and the records this replica accepted within {@value #IN_FLIGHT_MILLIS} ms (the
      * pipeline's freshness, with room) are looked up by id: those the index does not hold yet are added, so a
      * record is counted once, wherever it is on its way.
      */
@@ -99,12 +101,18 @@ final class QuotaGate {
         long now = nanoClock.getAsLong();
         Accepted accepted = acceptedRecently.computeIfAbsent(tenantId, t -> new Accepted());
         Count count = counts.get(tenantId);
-        if (count != null && now - count.at() <= TimeUnit.SECONDS.toNanos(1)
-                && count.stored() + accepted.since(count.at()).size() < room - room / 10) {
-            return count.stored() + accepted.since(count.at()).size();
+        if (count != null) {
+            long known = count.stored() + accepted.since(count.at()).size();
+            long age = now - count.at();
+            boolean stale = age > TimeUnit.SECONDS.toNanos(FAR_RECOUNT_SECONDS)
+                    || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2;
+            if (!stale && known < room - room / 10) {
+                return known;
+            }
         }
         count = new Count(reads.storedRecords(tenantId), now);
         counts.put(tenantId, count);
+        accepted.dropBefore(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
         List<String> recent = accepted.since(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
         Set<String> indexed = new HashSet<>();
         if (!recent.isEmpty()) {
@@ -120,8 +128,11 @@ final class QuotaGate {
         synchronized void add(List<String> storeIds) {
             long now = nanoClock.getAsLong();
             storeIds.forEach(id -> ids.addLast(Map.entry(now, id)));
-            long keep = now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS);
-            while (!ids.isEmpty() && ids.peekFirst().getKey() < keep) {
+        }
+
+        /** Forgets the ids accepted before {@code from}: a count taken after them holds them. */
+        synchronized void dropBefore(long from) {
+            while (!ids.isEmpty() && ids.peekFirst().getKey() < from) {
                 ids.removeFirst();
             }
         }
