@@ -68,7 +68,8 @@ final class Administration {
         if (tenant(tenantId).status() == TenantStore.Status.DELETING) {
             throw new ApiError(409, "tenant_deleting", "tenant " + tenantId + " is being deleted");
         }
-        directory.store().updateTenant(tenantId, status == null ? null : TenantStore.Status.ofLabel(status), quotas(args));
+        TenantStore.Status newStatus = status == null ? null : TenantStore.Status.ofLabel(status);
+        directory.store().updateTenant(tenantId, newStatus, quotas(args));
         directory.reload();
         return tenant(tenantId);
     }
@@ -126,7 +127,7 @@ final class Administration {
         directory.reload();
     }
 
-    /** The tenant's usage rows (every tenant's when null) from {@code from} to {@code to}, this replica's counts flushed. */
+    /** The tenant's usage rows (every tenant's when null) from {@code from} to {@code to}, this replica's flushed. */
     List<UsageLedger.Usage> usage(String tenantId, java.util.Map<String, String> query) throws ApiError, SQLException {
         LocalDate today = LocalDate.now(clock.withZone(ZoneOffset.UTC));
         LocalDate from = day(query, "from", today.minusDays(30));

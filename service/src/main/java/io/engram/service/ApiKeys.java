@@ -21,8 +21,9 @@ import java.util.regex.Pattern;
  * API keys mapped to tenants: with the keys made by API ({@link KeyDirectory}), the only way a request gets a
  * tenant. A key file has {@code KEY=tenant_id[:scopes]} lines ({@code #} comments): without scopes a tenant's key
  * reads, writes and forgets ({@link Scope#TENANT_DEFAULT}); {@code KEY=*} is an operator key, which reads every
- * tenant and writes none, and {@code KEY=*:read+admin} one that also administers tenants (the admin key). KEY is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself
- * (at least 16 characters); only digests are kept in memory. The file is read again when it changes, so keys are
+ * tenant and writes none, and {@code KEY=*:read+admin} one that also administers tenants (the admin key). KEY
+ * is either {@code sha256:} and the hex SHA-256 of the key (so the file holds no key) or the key itself (at
+ * least 16 characters); only digests are kept in memory. The file is read again when it changes, so keys are
  * added and revoked without a restart. Lookup compares the presented key's digest with every configured one in
  * constant time and never stops early, so neither timing nor length tells an attacker how close a guess was.
  */

@@ -1,5 +1,6 @@
 package io.engram.service;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.client.PayloadKind;
@@ -32,7 +33,8 @@ final class HttpApi {
     private final CollapseConfig collapse;
     private final int maxDocumentBody;
 
-    HttpApi(Operations operations, Administration admin, QuotaGate quotas, ServiceMetrics metrics, ServiceConfig config) {
+    HttpApi(Operations operations, Administration admin, QuotaGate quotas, ServiceMetrics metrics,
+            ServiceConfig config) {
         this.operations = operations;
         this.admin = admin;
         this.quotas = quotas;
@@ -136,7 +138,8 @@ final class HttpApi {
     }
 
     Reply createKey(HttpCall call) throws ApiError, SQLException, IOException {
-        return Reply.of(201, AdminJson.madeKey(admin.createKey(call.tenant(), call.json(MemoryService.MAX_BODY_BYTES))));
+        JsonNode args = call.json(MemoryService.MAX_BODY_BYTES);
+        return Reply.of(201, AdminJson.madeKey(admin.createKey(call.tenant(), args)));
     }
 
     Reply listKeys(HttpCall call) {

@@ -217,6 +217,7 @@ public final class MemoryService implements AutoCloseable {
         server.stop(0);
         workers.shutdownNow();
         directory.close();
+        quotas.close();
         meter.close(); // this replica's last counts reach the ledger
         backends.close();
     }

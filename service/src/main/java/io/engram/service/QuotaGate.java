@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * index from another replica are not seen, so a tenant can pass its records quota by what it writes there within
  * the pipeline's freshness (about a second).
  */
-final class QuotaGate {
+final class QuotaGate implements AutoCloseable {
 
     private record Count(long stored, long at) {
     }
@@ -32,6 +32,13 @@ final class QuotaGate {
     private final RateLimiter rates;
     private final Map<String, Count> counts = new ConcurrentHashMap<>();
     private final Map<String, Accepted> acceptedRecently = new ConcurrentHashMap<>();
+    private final Set<String> recounting = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.ExecutorService recounter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "engram-quota-recount");
+        t.setDaemon(true);
+        return t;
+    });
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QuotaGate.class);
     /** How long a record accepted may take to be counted by the index: the pipeline's freshness, with room. */
     static final long IN_FLIGHT_MILLIS = 2000;
     static final long FAR_RECOUNT_SECONDS = 30;
@@ -91,11 +98,12 @@ final class QuotaGate {
 
     /**
      * The records the tenant stores: the index's count plus the records this replica accepted since. The count is
-     * at most a second old once the tenant is past half its room, at most {@value #FAR_RECOUNT_SECONDS} s below
-     * that (counting costs the index an aggregation; far from its quota a tenant's count may lag). Near its quota
-     * (within a tenth of {@code room}, the quota less the write's records) the count is taken afresh and the records this replica accepted within {@value #IN_FLIGHT_MILLIS} ms (the
-     * pipeline's freshness, with room) are looked up by id: those the index does not hold yet are added, so a
-     * record is counted once, wherever it is on its way.
+     * renewed when it is a second old and the tenant is past half its room ({@code room}: the quota less the
+     * write's records), or {@value #FAR_RECOUNT_SECONDS} s old below that, in the background: counting costs the
+     * index an aggregation, and far from its quota a tenant's count may lag. Near its quota (within a tenth of its
+     * room) the count is taken afresh before the write, and the records this replica accepted within
+     * {@value #IN_FLIGHT_MILLIS} ms (the pipeline's freshness, with room) are looked up by id: those the index
+     * does not hold yet are added, so a record is counted once, wherever it is on its way.
      */
     private long stored(String tenantId, long room) {
         long now = nanoClock.getAsLong();
@@ -103,22 +111,44 @@ final class QuotaGate {
         Count count = counts.get(tenantId);
         if (count != null) {
             long known = count.stored() + accepted.since(count.at()).size();
-            long age = now - count.at();
-            boolean stale = age > TimeUnit.SECONDS.toNanos(FAR_RECOUNT_SECONDS)
-                    || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2;
-            if (!stale && known < room - room / 10) {
+            if (known < room - room / 10) {
+                long age = now - count.at();
+                if (age > TimeUnit.SECONDS.toNanos(FAR_RECOUNT_SECONDS)
+                        || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2) {
+                    recountLater(tenantId, accepted);
+                }
                 return known;
             }
         }
-        count = new Count(reads.storedRecords(tenantId), now);
-        counts.put(tenantId, count);
-        accepted.dropBefore(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
-        List<String> recent = accepted.since(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
+        count = recount(tenantId, accepted);
+        List<String> recent = accepted.since(count.at() - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
         Set<String> indexed = new HashSet<>();
         if (!recent.isEmpty()) {
             reads.get(tenantId, List.copyOf(new HashSet<>(recent))).forEach(r -> indexed.add(r.id()));
         }
         return count.stored() + recent.stream().distinct().filter(id -> !indexed.contains(id)).count();
+    }
+
+    private Count recount(String tenantId, Accepted accepted) {
+        long now = nanoClock.getAsLong();
+        Count count = new Count(reads.storedRecords(tenantId), now);
+        counts.put(tenantId, count);
+        accepted.dropBefore(now - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS));
+        return count;
+    }
+
+    private void recountLater(String tenantId, Accepted accepted) {
+        if (recounting.add(tenantId)) {
+            recounter.execute(() -> {
+                try {
+                    recount(tenantId, accepted);
+                } catch (RuntimeException e) {
+                    LOG.warn("tenant {}'s records not counted: {}", tenantId, e.getMessage());
+                } finally {
+                    recounting.remove(tenantId);
+                }
+            });
+        }
     }
 
     /** The store ids a replica accepted for a tenant in the last moments, with when. */
@@ -146,5 +176,10 @@ final class QuotaGate {
     private static ApiError exceeded(String quota, long limit, long usage, long asked) {
         return new ApiError(403, "quota_exceeded", "the tenant's " + quota + " quota is " + limit + "; it uses " + usage
                 + " and this write adds " + asked).with("quota", quota).with("limit", limit).with("usage", usage);
+    }
+
+    @Override
+    public void close() {
+        recounter.shutdownNow();
     }
 }
