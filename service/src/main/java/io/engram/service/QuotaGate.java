@@ -97,13 +97,13 @@ final class QuotaGate implements AutoCloseable {
     }
 
     /**
-     * The records the tenant stores: the index's count plus the records this replica accepted since. The count is
-     * renewed when it is a second old and the tenant is past half its room ({@code room}: the quota less the
-     * write's records), or {@value #FAR_RECOUNT_SECONDS} s old below that, in the background: counting costs the
-     * index an aggregation, and far from its quota a tenant's count may lag. Near its quota (within a tenth of its
-     * room) the count is taken afresh before the write, and the records this replica accepted within
-     * {@value #IN_FLIGHT_MILLIS} ms (the pipeline's freshness, with room) are looked up by id: those the index
-     * does not hold yet are added, so a record is counted once, wherever it is on its way.
+     * The records the tenant stores: the index's count plus the records this replica accepted since. Far from its
+     * quota ({@code room}: the quota less the write's records) the count is renewed in the background when
+     * {@value #FAR_RECOUNT_SECONDS} s old: counting costs the index an aggregation. Near it — within a tenth of
+     * the room (at least one record), or past half of it with a count over a second old — the count is taken
+     * before the write, and the records this replica accepted within {@value #IN_FLIGHT_MILLIS} ms (the
+     * pipeline's freshness, with room) are looked up by id: those the index does not hold yet are added, so a
+     * record is counted once, wherever it is on its way.
      */
     private long stored(String tenantId, long room) {
         long now = nanoClock.getAsLong();
@@ -111,10 +111,11 @@ final class QuotaGate implements AutoCloseable {
         Count count = counts.get(tenantId);
         if (count != null) {
             long known = count.stored() + accepted.since(count.at()).size();
-            if (known < room - room / 10) {
-                long age = now - count.at();
-                if (age > TimeUnit.SECONDS.toNanos(FAR_RECOUNT_SECONDS)
-                        || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2) {
+            long age = now - count.at();
+            boolean near = known >= room - Math.max(1, room / 10)
+                    || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2;
+            if (!near) {
+                if (age > TimeUnit.SECONDS.toNanos(FAR_RECOUNT_SECONDS)) {
                     recountLater(tenantId, accepted);
                 }
                 return known;
