@@ -7,8 +7,12 @@ import java.util.List;
 import java.util.Set;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.function.LongSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A tenant's quotas, enforced (docs/operations.md, "Tenants, keys and quotas"): its writes and reads per second
@@ -33,18 +37,19 @@ final class QuotaGate implements AutoCloseable {
     private final Map<String, Count> counts = new ConcurrentHashMap<>();
     private final Map<String, Accepted> acceptedRecently = new ConcurrentHashMap<>();
     private final Set<String> recounting = ConcurrentHashMap.newKeySet();
-    private final java.util.concurrent.ExecutorService recounter = java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+    private final ExecutorService recounter = Executors.newSingleThreadExecutor(r -> {
         Thread t = new Thread(r, "engram-quota-recount");
         t.setDaemon(true);
         return t;
     });
-    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(QuotaGate.class);
+    private static final Logger LOG = LoggerFactory.getLogger(QuotaGate.class);
     /** How long a record accepted may take to be counted by the index: the pipeline's freshness, with room. */
     static final long IN_FLIGHT_MILLIS = 2000;
     static final long FAR_RECOUNT_SECONDS = 30;
 
     /** With a {@code meter} turned off only the rates are enforced. */
-    QuotaGate(QuotaSettings settings, KeyDirectory directory, MemoryReads reads, UsageMeter meter, LongSupplier nanoClock) {
+    QuotaGate(QuotaSettings settings, KeyDirectory directory, MemoryReads reads, UsageMeter meter,
+              LongSupplier nanoClock) {
         this.settings = settings;
         this.directory = directory;
         this.reads = reads;
@@ -97,7 +102,8 @@ final class QuotaGate implements AutoCloseable {
     }
 
     /**
-     * The records the tenant stores: the index's count plus the records this replica accepted since. Far from its
+     * The records the tenant stores: the index's count plus the records this replica accepted since, or shortly
+     * before it (they may not have been indexed when it was taken). Far from its
      * quota ({@code room}: the quota less the write's records) the count is renewed in the background when
      * {@value #FAR_RECOUNT_SECONDS} s old: counting costs the index an aggregation. Near it — within a tenth of
      * the room (at least one record), or past half of it with a count over a second old — the count is taken
@@ -110,7 +116,10 @@ final class QuotaGate implements AutoCloseable {
         Accepted accepted = acceptedRecently.computeIfAbsent(tenantId, t -> new Accepted());
         Count count = counts.get(tenantId);
         if (count != null) {
-            long known = count.stored() + accepted.since(count.at()).size();
+            // what may still be on its way counts too: this may count a record twice, which only brings the exact
+            // count below sooner
+            long inFlightFrom = count.at() - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS);
+            long known = count.stored() + accepted.since(inFlightFrom).size();
             long age = now - count.at();
             boolean near = known >= room - Math.max(1, room / 10)
                     || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2;

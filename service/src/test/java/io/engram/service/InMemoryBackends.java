@@ -45,6 +45,9 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     final InMemoryUsageLedger usage = new InMemoryUsageLedger();
     final Map<String, Supplier<String>> readiness = new LinkedHashMap<>();
     volatile boolean kafkaDown;
+    /** While set, what is published waits to be indexed until {@link #indexHeld()}: records on their way. */
+    volatile boolean holdIndex;
+    private final List<ObjectNode> held = new CopyOnWriteArrayList<>();
     volatile SQLException postgresFailure;
     volatile IOException rejectsFailure;
     private final PayloadValidator validator = new PayloadValidator(PayloadValidator.Limits.DEFAULT);
@@ -67,8 +70,18 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
             return CompletableFuture.failedFuture(new TimeoutException("no broker answered"));
         }
         published.add(payload);
-        index(payload.json());
+        if (holdIndex) {
+            held.add(payload.json());
+        } else {
+            index(payload.json());
+        }
         return CompletableFuture.completedFuture(null);
+    }
+
+    /** Indexes what waited while {@link #holdIndex} was set, as the pipeline would once it catches up. */
+    void indexHeld() {
+        held.forEach(this::index);
+        held.clear();
     }
 
     /** What the pipeline would make of a payload, for the kinds the tests read back. */

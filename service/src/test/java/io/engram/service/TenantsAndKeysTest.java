@@ -159,6 +159,27 @@ class TenantsAndKeysTest {
     }
 
     @Test
+    void aRecordOnItsWayToTheIndexCountsAgainstTheQuotaOnceWhereverItIs() throws Exception {
+        String initech = tenant("initech", "{\"records\": 3}");
+        api.backends.holdIndex = true;
+        for (int i = 0; i < 3; i++) {
+            status(api.call("POST", "/v1/memories", initech, memory("in flight " + i)), 202, null);
+        }
+        Answer whileOnTheirWay = api.call("POST", "/v1/memories", initech, memory("one too many"));
+        status(whileOnTheirWay, 403, "quota_exceeded");
+        assertThat(whileOnTheirWay.body().get("error").toString()).as("none indexed yet: all three counted as on their way")
+                .contains("\"usage\":3");
+        assertThat(api.call("GET", "/v1/memories", initech, null).body().get("records")).isEmpty();
+
+        api.backends.indexHeld();
+        Answer once = api.call("POST", "/v1/memories", initech, memory("one too many"));
+        assertThat(once.body().get("error").toString()).as("indexed now, and not counted again as on their way")
+                .contains("\"usage\":3");
+        status(api.call("POST", "/v1/memories", initech, memory("in flight 0")), 403, "quota_exceeded");
+        assertThat(api.call("GET", "/v1/memories", initech, null).body().get("records")).hasSize(3);
+    }
+
+    @Test
     void usageIsWhatWasSentExactly() throws Exception {
         List<String> texts = new ArrayList<>(List.of("café au lait", "the key is under the mat", "ünïcödé"));
         status(api.call("POST", "/v1/memories", ACME, "{\"records\": [" + String.join(", ", texts.stream()
