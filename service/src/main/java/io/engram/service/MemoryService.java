@@ -107,7 +107,9 @@ public final class MemoryService implements AutoCloseable {
     }
 
     private void refused(HttpExchange exchange, ApiError error) throws IOException {
-        if (error.status == 401 || error.status == 403 && !error.code.equals("quota_exceeded")) {
+        if (error.code.equals("quota_exceeded")) {
+            metrics.quotaRefusal();
+        } else if (error.status == 401 || error.status == 403) {
             metrics.authFailure();
         }
         if (error.retryAfterSeconds > 0) {

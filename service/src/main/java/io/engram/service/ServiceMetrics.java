@@ -19,6 +19,7 @@ final class ServiceMetrics {
     private final Map<String, Histogram> latency = new ConcurrentHashMap<>();
     private final AtomicLong rateLimited = new AtomicLong();
     private final AtomicLong authFailures = new AtomicLong();
+    private final AtomicLong quotaRefusals = new AtomicLong();
 
     private static final class Histogram {
         final AtomicLongArray counts = new AtomicLongArray(BUCKETS_SECONDS.length);
@@ -41,6 +42,10 @@ final class ServiceMetrics {
 
     void rateLimited() {
         rateLimited.incrementAndGet();
+    }
+
+    void quotaRefusal() {
+        quotaRefusals.incrementAndGet();
     }
 
     void authFailure() {
@@ -73,8 +78,11 @@ final class ServiceMetrics {
                     .append(h.count.get()).append('\n');
         });
         single(out, "engram_service_rate_limited_total", "counter", "Requests refused with 429.", rateLimited.get());
-        single(out, "engram_service_auth_failures_total", "counter", "Requests refused with 401 or 403.",
+        single(out, "engram_service_auth_failures_total", "counter",
+                "Requests refused with 401 or 403 (a key unknown, of another tenant, without the scope, suspended).",
                 authFailures.get());
+        single(out, "engram_service_quota_refusals_total", "counter", "Writes refused past a tenant's quota.",
+                quotaRefusals.get());
         single(out, "engram_service_cached_rules", "gauge",
                 "Agent-document rules the context path holds (bounded, LRU by tenant).", rules.rules());
         single(out, "engram_service_cached_rule_tenants", "gauge", "Tenants whose rules the context path holds.",

@@ -147,6 +147,8 @@ class TenantsAndKeysTest {
         status(refused, 403, "quota_exceeded");
         assertThat(refused.body().get("error").toString()).contains("\"quota\":\"records\"", "\"limit\":3", "\"usage\":3");
         assertThat(api.call("GET", "/v1/memories", initech, null).body().get("records")).hasSize(3);
+        assertThat(api.call("GET", "/metrics", null, null).raw().body()).contains("engram_service_quota_refusals_total 1",
+                "engram_service_auth_failures_total 0");
 
         status(api.call("PATCH", "/v1/admin/tenants/initech", ADMIN, "{\"quotas\": {\"records\": 100}}"), 200, null);
         String big = "x".repeat(990); // 18 bytes written today: 1,008 > 1,000
