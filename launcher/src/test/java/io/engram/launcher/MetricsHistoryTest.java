@@ -123,6 +123,23 @@ class MetricsHistoryTest {
     }
 
     @Test
+    void usageByTenantSumsTheLastThirtyDays() throws Exception {
+        try (Connection c = postgres.connect(); Statement s = c.createStatement()) {
+            s.executeUpdate("DELETE FROM usage_daily WHERE tenant_id LIKE 'sqlx-%'");
+            s.executeUpdate("INSERT INTO usage_daily VALUES ('sqlx-u1', current_date, 3, 300, 1, 4, 2, 0, 17),"
+                    + " ('sqlx-u1', current_date - 3, 2, 200, 2, 1, 0, 1, 5),"
+                    + " ('sqlx-u1', current_date - 40, 9, 900, 9, 9, 9, 9, 9),"
+                    + " ('sqlx-u2', current_date, 1, 50, 1, 0, 0, 0, 0)");
+        }
+        List<Row> rows = example("usage-by-tenant.sql").stream()
+                .filter(r -> String.valueOf(r.getField("tenant_id")).startsWith("sqlx-")).toList();
+        assertThat(rows).extracting(r -> r.getField("tenant_id") + " " + r.getField("records_written") + " " + r.getField("bytes_written")
+                + " " + r.getField("write_requests") + " " + r.getField("read_requests") + " " + r.getField("contexts")
+                + " " + r.getField("forgets") + " " + r.getField("embed_millis"))
+                .containsExactly("sqlx-u1 5 500 3 5 2 1 22", "sqlx-u2 1 50 1 0 0 0 0");
+    }
+
+    @Test
     void retentionPurgesOnlyRowsPastIt() throws SQLException {
         try (Connection c = postgres.connect(); Statement s = c.createStatement()) {
             s.executeUpdate("DELETE FROM cycle_metrics WHERE tenant_id = 'sqlx-ret'");
