@@ -76,6 +76,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
     private final Duration wallClockGrace;
 
     private transient MemoryStore store;
+    private transient EventTimeWatch eventTime;
     private transient ValueState<StoreShape> shape;
     private transient ValueState<CanarySet> canaries;
     private transient ListState<CycleMetrics> history;
@@ -117,6 +118,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
         historyAsJson = getRuntimeContext().getListState(LegacyDetectorJson.historyDescriptor());
         open = getRuntimeContext().getState(openCycleDescriptor());
         pending = new PendingChanges(getRuntimeContext());
+        eventTime = new EventTimeWatch();
         shapeSize = getRuntimeContext().getState(shapeSizeDescriptor());
         liveShapes = new LiveShapes(heldShapeRecords);
         metrics = EngramMetrics.of(getRuntimeContext().getMetricGroup(), metricsEnabled);
@@ -155,6 +157,7 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     @Override
     public void processElement(StoreChange change, Context ctx, Collector<CycleMetrics> out) throws Exception {
+        eventTime.look(ctx.timerService());
         long writtenAt = change.writtenAt(ctx.timestamp());
         if (writtenAt <= ctx.timerService().currentWatermark()) {
             apply(change, writtenAt, ctx, out); // behind the watermark already: no timer of its time will fire again
@@ -237,8 +240,15 @@ public final class CollapseDetectorFunction extends KeyedProcessFunction<String,
 
     @Override
     public void onTimer(long timestamp, OnTimerContext ctx, Collector<CycleMetrics> out) throws Exception {
+        eventTime.look(ctx.timerService());
         if (ctx.timeDomain() == TimeDomain.PROCESSING_TIME) {
-            // event time stood still since these came: the tenant's waiting changes are applied, in their order
+            long stillUntil = eventTime.stillFor(wallClockGrace.toMillis());
+            if (stillUntil > ctx.timerService().currentProcessingTime()) {
+                // event time moves (or was not seen yet since a restore): its own timers apply these in order
+                ctx.timerService().registerProcessingTimeTimer(stillUntil - stillUntil % 1000 + 1000);
+                return;
+            }
+            // event time stood still for the grace: the tenant's waiting changes are applied, in their order
             for (long writtenAt : pending.times()) {
                 for (StoreChange change : pending.take(writtenAt)) {
                     apply(change, writtenAt, ctx, out);
