@@ -98,7 +98,7 @@ def test_the_schemas_are_the_published_ones() -> None:
      "schema_violation", "agent_id"),
     (document_payload(tenant_id="acme", agent_id="a", path="A.md", doc_class="secret", version=1, content=""),
      "schema_violation", "doc_class"),
-    (forget_payload(tenant_id="acme", forget_id="f-1", scope="tenant", target="acme"), "schema_violation", "scope"),
+    (forget_payload(tenant_id="acme", forget_id="f-1", scope="agent", target="acme"), "schema_violation", "scope"),
     (forget_payload(tenant_id="acme", forget_id="f-1", scope="user", target=""), "schema_violation", "target"),
 ])
 def test_an_invalid_payload_is_refused_with_the_field_at_fault_and_the_pipelines_reject_reason(

@@ -89,7 +89,7 @@ test("an invalid payload is refused with the field at fault and the pipeline's r
       "schema_violation", "agent_id"],
     [documentPayload({ tenantId: "acme", agentId: "a", path: "A.md", docClass: "secret" as "core", version: 1, content: "" }),
       "schema_violation", "doc_class"],
-    [forgetPayload({ tenantId: "acme", forgetId: "f-1", scope: "tenant" as "user", target: "acme" }), "schema_violation", "scope"],
+    [forgetPayload({ tenantId: "acme", forgetId: "f-1", scope: "agent" as "user", target: "acme" }), "schema_violation", "scope"],
     [forgetPayload({ tenantId: "acme", forgetId: "f-1", scope: "user", target: "" }), "schema_violation", "target"],
   ];
   for (const [payload, reason, field] of cases) {
