@@ -119,7 +119,7 @@ final class QuotaGate implements AutoCloseable {
             // what may still be on its way counts too: this may count a record twice, which only brings the exact
             // count below sooner
             long inFlightFrom = count.at() - TimeUnit.MILLISECONDS.toNanos(IN_FLIGHT_MILLIS);
-            long known = count.stored() + accepted.since(inFlightFrom).size();
+            long known = count.stored() + accepted.countSince(inFlightFrom);
             long age = now - count.at();
             boolean near = known >= room - Math.max(1, room / 10)
                     || age > TimeUnit.SECONDS.toNanos(1) && known >= room / 2;
@@ -175,6 +175,11 @@ final class QuotaGate implements AutoCloseable {
             while (!ids.isEmpty() && ids.peekFirst().getKey() < from) {
                 ids.removeFirst();
             }
+        }
+
+        /** How many ids were accepted at or after {@code from}. */
+        synchronized long countSince(long from) {
+            return ids.stream().filter(e -> e.getKey() >= from).count();
         }
 
         /** The ids accepted at or after {@code from}. */
