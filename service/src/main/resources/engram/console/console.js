@@ -65,7 +65,8 @@ function show(page) {
   for (const s of document.querySelectorAll("main section")) s.hidden = s.id !== "page-" + page;
   for (const b of document.querySelectorAll("nav button")) b.classList.toggle("active", b.dataset.page === page);
   if (location.hash !== "#" + page) history.replaceState(null, "", "#" + page);
-  const load = { memories: () => listMemories(false), health: loadHealth, rejects: loadRejects, usage: loadUsage }[page];
+  const load = { memories: () => listMemories(false), entities: loadEntities, health: loadHealth, rejects: loadRejects,
+    usage: loadUsage }[page];
   if (load) attempt(load);
 }
 
@@ -257,6 +258,30 @@ async function loadRejects() {
       el("td", { class: "bytes" }, escapedBytes(r.original)))))))));
 }
 
+// --- entities ---------------------------------------------------------------------------------------------
+
+async function loadEntities() {
+  const params = new URLSearchParams({ limit: "50" });
+  for (const [name, id] of [["name", "entities-name"], ["session_id", "entities-session"], ["user_id", "entities-user"]]) {
+    if ($(id).value.trim()) params.set(name, $(id).value.trim());
+  }
+  const entities = (await api("GET", "/v1/entities?" + params)).entities;
+  $("entities-summary").textContent = entities.length === 0 ? "no record names anyone or anything yet"
+    : entities.length + " most named, most records first";
+  $("entities-table").tBodies[0].replaceChildren(...entities.map((e) => {
+    const beside = el("td", {});
+    for (const c of e.co_mentions) {
+      const link = el("a", { href: "#entities" }, c.name + " (" + c.records + ")");
+      link.addEventListener("click", (ev) => { ev.preventDefault(); $("entities-name").value = c.name; attempt(loadEntities); });
+      beside.append(link, " ");
+    }
+    const newest = e.mentioned_by[0];
+    const mention = el("td", { class: "text" }, newest ? newest.text : "");
+    if (newest) mention.addEventListener("click", () => { show("memories"); attempt(() => openMemory(newest.id)); });
+    return el("tr", { "data-name": e.name }, el("td", {}, e.name), el("td", {}, String(e.records)), beside, mention);
+  }));
+}
+
 // --- usage ------------------------------------------------------------------------------------------------
 
 async function loadUsage() {
@@ -316,6 +341,7 @@ document.addEventListener("DOMContentLoaded", () => {
   });
   for (const b of document.querySelectorAll("nav button")) b.addEventListener("click", () => show(b.dataset.page));
   $("memories-filter").addEventListener("submit", (e) => { e.preventDefault(); attempt(() => listMemories(false)); });
+  $("entities-filter").addEventListener("submit", (e) => { e.preventDefault(); attempt(loadEntities); });
   $("memories-more").addEventListener("click", () => attempt(() => listMemories(true)));
   $("context-form").addEventListener("submit", (e) => { e.preventDefault(); attempt(assemble); });
   $("forget-form").addEventListener("submit", (e) => { e.preventDefault(); attempt(forget); });

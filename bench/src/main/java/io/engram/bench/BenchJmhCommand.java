@@ -13,7 +13,7 @@ import picocli.CommandLine.Unmatched;
  */
 @Command(name = "jmh",
         description = {"Run the JMH benchmarks with JMH's own options.",
-                "PartitionBenchmark, EmbeddingBenchmark, CollapseBenchmark; e.g. `jmh PartitionBenchmark -f 3`,",
+                "PartitionBenchmark, EmbeddingBenchmark, EntityMentionsBenchmark, CollapseBenchmark; e.g. `jmh PartitionBenchmark -f 3`,",
                 "`jmh -h` for JMH's options."})
 final class BenchJmhCommand implements Callable<Integer> {
 

@@ -124,6 +124,11 @@ final class MemoizedReader implements MemoryReader {
     }
 
     @Override
+    public List<Entity> entities(String tenantId, Map<String, Object> terms, int limit, int coMentions, int mentions) {
+        return store.entities(tenantId, terms, limit, coMentions, mentions);
+    }
+
+    @Override
     public List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
                                    String sortField, boolean ascending) {
         return store.find(tenantId, terms, types, size, sortField, ascending);

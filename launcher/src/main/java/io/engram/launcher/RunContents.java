@@ -2,6 +2,7 @@ package io.engram.launcher;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.engram.model.retrieval.MemoryRecord;
+import io.engram.store.MemoryReader;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 import java.sql.Connection;
@@ -17,9 +18,9 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What a run left for some tenants, one line per OpenSearch document and per PostgreSQL row, to compare runs of
- * the same input: a document by every field of its source, its vector rounded to 1e-4 (a model's output, not the
- * pipeline's decision); a row of {@code cycle_metrics}, {@code canary_queries}, {@code collapse_alerts} and
+ * What a run left for some tenants, one line per OpenSearch document, per entity and per PostgreSQL row, to compare
+ * runs of the same input: a document by every field of its source, its vector rounded to 1e-4 (a model's output, not
+ * the pipeline's decision); an entity by its records and every name beside it, with theirs; a row of {@code cycle_metrics}, {@code canary_queries}, {@code collapse_alerts} and
  * {@code forgets} by every column but {@code forgets.completed_at}, the wall clock's.
  */
 record RunContents(Map<String, List<String>> lines) {
@@ -36,6 +37,7 @@ record RunContents(Map<String, List<String>> lines) {
                             List<String> tenants) throws Exception {
         Map<String, List<String>> lines = new TreeMap<>();
         List<String> documents = new ArrayList<>();
+        List<String> entities = new ArrayList<>();
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearchUrl, index, RetryPolicy.DEFAULT)) {
             store.refresh();
             for (String tenant : tenants) {
@@ -46,16 +48,29 @@ record RunContents(Map<String, List<String>> lines) {
                 for (MemoryRecord r : found) {
                     documents.add(r.id() + " " + JSON.writeValueAsString(withRoundedVector(r.toSource())));
                 }
+                entities.addAll(graph(store, tenant));
             }
         }
         documents.sort(null);
         lines.put("documents", documents);
+        lines.put("entities", entities);
         try (Connection c = DriverManager.getConnection(postgresUrl, postgresUser, "")) {
             for (Map.Entry<String, Set<String>> table : new TreeMap<>(TABLES).entrySet()) {
                 lines.put(table.getKey(), rows(c, table.getKey(), table.getValue(), tenants));
             }
         }
         return new RunContents(lines);
+    }
+
+    /** The tenant's entity graph: each entity, its records and the 50 names most often beside it with theirs. */
+    private static List<String> graph(OpenSearchMemoryStore store, String tenant) {
+        List<String> lines = new ArrayList<>();
+        for (MemoryReader.Entity e : store.entities(tenant, Map.of(), MAX_DOCUMENTS, 50, 0)) {
+            StringBuilder line = new StringBuilder(tenant).append(' ').append(e.name()).append('=').append(e.records());
+            e.coMentions().forEach(c -> line.append(' ').append(c.name()).append('=').append(c.records()));
+            lines.add(line.toString());
+        }
+        return lines;
     }
 
     private static Map<String, Object> withRoundedVector(Map<String, Object> source) {

@@ -288,6 +288,32 @@ abstract class ConsoleChecks {
     }
 
     @Test
+    void theEntitiesPageShowsWhoTheMemoryNamesAsTheApiCountsThem() throws Exception {
+        open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "entities");
+        wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#entities-table tbody tr")));
+        JsonNode entities = call("GET", "/v1/entities?limit=50", LiveProductViewsTest.live().key(LiveFixture.ACME), null, null)
+                .path("entities");
+        JsonNode ann = entities.get(0);
+        assertThat(ann.path("name").asText()).as("the fixture's memories name Ann most").isEqualTo("ann");
+        List<String> beside = new ArrayList<>();
+        ann.path("co_mentions").forEach(c -> beside.add(c.path("name").asText()));
+        assertThat(beside).as("where she lived and lives, each named beside her").contains("paris", "berlin");
+        List<String> rows = new ArrayList<>();
+        LiveProductViewsTest.browser().findElements(By.cssSelector("#entities-table tbody tr"))
+                .forEach(tr -> rows.add(tr.getAttribute("data-name") + " " + tr.findElements(By.tagName("td")).get(1).getText()));
+        List<String> answered = new ArrayList<>();
+        entities.forEach(e -> answered.add(e.path("name").asText() + " " + e.path("records").asLong()));
+        assertThat(rows).isEqualTo(answered);
+
+        // a name beside another opens the records around it
+        LiveProductViewsTest.browser().findElement(By.cssSelector("#entities-table tbody tr[data-name='ann'] td:nth-child(3) a"))
+                .click();
+        wait(ExpectedConditions.attributeToBe(By.id("entities-name"), "value", beside.get(0)));
+        wait(driver -> driver.findElements(By.cssSelector("#entities-table tbody tr[data-name='" + beside.get(0) + "']")).size() == 1);
+        screenshot("entities");
+    }
+
+    @Test
     void theUsagePageShowsTheTenantsDaysAsTheApiCountsThem() throws Exception {
         open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "usage");
         WebElement today = wait(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#usage-days tbody tr")));

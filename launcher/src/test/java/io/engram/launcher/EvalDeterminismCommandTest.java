@@ -70,5 +70,9 @@ class EvalDeterminismCommandTest {
         assertThat(documents.find()).isTrue();
         assertThat(Integer.parseInt(documents.group(1))).as("96 turns, their windows and summaries")
                 .isGreaterThan(96);
+        Matcher entities = Pattern.compile("entities=(\\d+)").matcher(run.out());
+        assertThat(entities.find()).as(run.out()).isTrue();
+        assertThat(Integer.parseInt(entities.group(1))).as("Pixel and Lisbon in both conversations, each graph compared")
+                .isGreaterThanOrEqualTo(4);
     }
 }

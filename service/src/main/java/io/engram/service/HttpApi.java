@@ -92,6 +92,10 @@ final class HttpApi {
         return Reply.ok(ResponsesJson.page(operations.list(call.tenant(), call.query())));
     }
 
+    Reply entities(HttpCall call) throws ApiError {
+        return Reply.ok(ResponsesJson.entities(operations.entities(call.tenant(), call.query())));
+    }
+
     Reply get(HttpCall call) throws ApiError {
         MemoryRecord record = operations.get(call.tenant(), call.parameter());
         return Reply.ok(ResponsesJson.recordWithSources(record, operations.chain(call.tenant(), record)));

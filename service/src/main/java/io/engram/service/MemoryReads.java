@@ -6,6 +6,7 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
+import io.engram.store.MemoryReader;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,12 @@ interface MemoryReads extends AutoCloseable {
      * @throws IllegalArgumentException when the cursor is not one this store made
      */
     Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+
+    /**
+     * The tenant's {@code limit} most mentioned entities among its records matching every term, each with the
+     * names beside it and its newest mentions ({@link MemoryReader#entities}).
+     */
+    List<MemoryReader.Entity> entities(String tenantId, Map<String, Object> terms, int limit);
 
     /** The tenant's agent documents, by agent and path. */
     List<Document> documents(String tenantId);

@@ -13,6 +13,7 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
+import io.engram.store.MemoryReader;
 import io.engram.store.RecordIds;
 import java.io.IOException;
 import java.sql.SQLException;
@@ -25,6 +26,7 @@ import java.util.HashSet;
 import java.util.LinkedList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
@@ -171,6 +173,22 @@ final class Operations {
                 throw ApiError.invalid(e.getMessage());
             }
         });
+    }
+
+    /** The tenant's entities, of a user's or a session's records, or of those naming one entity ({@code name}). */
+    List<MemoryReader.Entity> entities(String tenant, Map<String, String> query) throws ApiError {
+        Map<String, Object> terms = new LinkedHashMap<>();
+        for (String field : List.of("session_id", "user_id")) {
+            if (query.containsKey(field)) {
+                terms.put(field, query.get(field));
+            }
+        }
+        if (query.containsKey("name")) {
+            terms.put(MemoryReader.ENTITIES, query.get("name").strip().toLowerCase(Locale.ROOT));
+        }
+        int limit = Arguments.limit(query, 20, MAX_PAGE);
+        meter.read(tenant, false, 0);
+        return reading(() -> backends.reads().entities(tenant, terms, limit));
     }
 
     /**

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
+import io.engram.store.MemoryReader;
 import io.engram.store.RecordIds;
 import java.time.Instant;
 import java.util.List;
@@ -91,6 +92,19 @@ public final class ResponsesJson {
         ArrayNode records = root.putArray("records");
         page.records().forEach(r -> records.add(record(r)));
         root.put("next_cursor", page.nextCursor());
+        return root;
+    }
+
+    static ObjectNode entities(List<MemoryReader.Entity> entities) {
+        ObjectNode root = JSON.createObjectNode();
+        ArrayNode all = root.putArray("entities");
+        for (MemoryReader.Entity e : entities) {
+            ObjectNode entity = all.addObject().put("name", e.name()).put("records", e.records());
+            ArrayNode beside = entity.putArray("co_mentions");
+            e.coMentions().forEach(c -> beside.addObject().put("name", c.name()).put("records", c.records()));
+            ArrayNode mentions = entity.putArray("mentioned_by");
+            e.mentionedBy().forEach(r -> mentions.add(record(r)));
+        }
         return root;
     }
 

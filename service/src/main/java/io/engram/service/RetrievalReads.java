@@ -7,6 +7,7 @@ import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Retrieval;
 import io.engram.retrieval.Stages;
+import io.engram.store.MemoryReader;
 import io.engram.store.MemoryStore;
 import java.time.Instant;
 import java.util.EnumSet;
@@ -17,6 +18,10 @@ import java.util.function.Supplier;
 
 /** {@link MemoryReads} over the store's read side ({@link Retrieval}: OpenSearch, the query embedder, the ranking). */
 final class RetrievalReads implements MemoryReads {
+
+    /** What an entity of {@code GET /v1/entities} brings: the names most often beside it, its newest mentions. */
+    private static final int CO_MENTIONS = 5;
+    private static final int MENTIONS = 3;
 
     private final Retrieval retrieval;
 
@@ -48,6 +53,11 @@ final class RetrievalReads implements MemoryReads {
     public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
         MemoryStore.Page page = retrieval.store().list(tenantId, terms, types, limit, cursor);
         return new Page(page.records(), page.nextCursor());
+    }
+
+    @Override
+    public List<MemoryReader.Entity> entities(String tenantId, Map<String, Object> terms, int limit) {
+        return retrieval.store().entities(tenantId, terms, limit, CO_MENTIONS, MENTIONS);
     }
 
     @Override

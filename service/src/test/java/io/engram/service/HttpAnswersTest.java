@@ -73,6 +73,34 @@ class HttpAnswersTest {
     }
 
     @Test
+    void entitiesAreTheNamesATenantsRecordsMentionByUserSessionOrName() throws Exception {
+        api.backends.reads.put(MemoryRecord.of(RecordIds.turn("acme", "s1", "t-0"), "acme", RecordType.TURN,
+                "Ann: I moved to Oslo with Bruno.", InMemoryBackends.NOW).session("s1").user("ann").role("user").tokens(9).build());
+        api.backends.reads.put(MemoryRecord.of(RecordIds.turn("acme", "s2", "t-0"), "acme", RecordType.TURN,
+                "How does Bruno like Oslo?", InMemoryBackends.NOW.plusSeconds(1)).session("s2").user("ann").role("assistant")
+                .tokens(7).build());
+        api.backends.reads.put(MemoryRecord.of(RecordIds.memory("acme", "m-1"), "acme", RecordType.MEMORY,
+                "Carla works at Google.", InMemoryBackends.NOW).user("carla").tokens(6).build());
+        api.call("POST", "/v1/memories", ServiceHarness.GLOBEX, "{\"text\": \"Bruno visits Oslo.\"}");
+
+        JsonNode all = api.call("GET", "/v1/entities", ACME, null).body().get("entities");
+        assertThat(texts(all, "name")).containsExactly("bruno", "oslo", "carla", "google");
+        assertThat(all.get(0).get("records").asLong()).isEqualTo(2);
+        assertThat(texts(all.get(0).get("co_mentions"), "name")).containsExactly("oslo");
+        assertThat(texts(all.get(0).get("mentioned_by"), "id")).as("newest first")
+                .containsExactly("acme/s2/t-0", "acme/s1/t-0");
+        assertThat(texts(api.call("GET", "/v1/entities?user_id=carla", ACME, null).body().get("entities"), "name"))
+                .containsExactly("carla", "google");
+        assertThat(texts(api.call("GET", "/v1/entities?session_id=s2&limit=1", ACME, null).body().get("entities"), "name"))
+                .containsExactly("bruno");
+        assertThat(texts(api.call("GET", "/v1/entities?name=Google", ACME, null).body().get("entities"), "name"))
+                .as("the records naming Google, and what they name beside it").containsExactly("carla", "google");
+        Answer refused = api.call("GET", "/v1/entities?limit=0", ACME, null);
+        assertThat(refused.status()).isEqualTo(400);
+        assertThat(refused.message()).isEqualTo("limit must be an integer from 1 to 100");
+    }
+
+    @Test
     void windowsOfTurnsAreListedAndSearchedOnlyWhenAskedForByType() throws Exception {
         api.backends.reads.put(MemoryRecord.of(RecordIds.turn("acme", "s1", "t-0"), "acme", RecordType.TURN,
                 "Tea in Oslo.", InMemoryBackends.NOW).session("s1").role("user").tokens(4).build());

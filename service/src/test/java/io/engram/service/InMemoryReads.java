@@ -7,6 +7,8 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
+import io.engram.store.InMemoryMemoryStore;
+import io.engram.store.MemoryReader;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -99,6 +101,15 @@ final class InMemoryReads implements MemoryReads {
                 .skip(from).toList();
         return new Page(matching.subList(0, Math.min(limit, matching.size())),
                 matching.size() > limit ? String.valueOf(from + limit) : null);
+    }
+
+    /** Held to OpenSearch's aggregation by the store's contract test: the store's in-memory one over these records. */
+    @Override
+    public List<MemoryReader.Entity> entities(String tenantId, Map<String, Object> terms, int limit) {
+        try (InMemoryMemoryStore store = new InMemoryMemoryStore("engram-memories-entities")) {
+            store.upsert(of(tenantId).toList());
+            return store.entities(tenantId, terms, limit, 5, 3);
+        }
     }
 
     @Override

@@ -46,6 +46,24 @@ public interface MemoryReader extends AutoCloseable {
     /** How many agent ids a {@link Stamp} names at most. */
     int STAMP_AGENTS = 3;
 
+    /**
+     * An entity of a tenant (docs/algorithms.md, "Entities"): a name its records mention, in how many records, the
+     * names mentioned most often beside it (each with the records mentioning both) and its newest mentions.
+     */
+    record Entity(String name, long records, List<CoMention> coMentions, List<MemoryRecord> mentionedBy) {
+        public Entity {
+            coMentions = List.copyOf(coMentions);
+            mentionedBy = List.copyOf(mentionedBy);
+        }
+    }
+
+    /** A name mentioned beside an entity, and in how many records both are. */
+    record CoMention(String name, long records) {
+    }
+
+    /** The index field holding the names a record mentions ({@code EntityMentions}): all records but windows'. */
+    String ENTITIES = "entities";
+
     /** An agent document of a tenant, as its partitioned records (rules and lore) hold it: its latest version. */
     record Document(String agentId, String path, long version, long records) {
     }
@@ -118,6 +136,13 @@ public interface MemoryReader extends AutoCloseable {
      * cursor this store did not make is an {@link IllegalArgumentException}.
      */
     Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+
+    /**
+     * The tenant's {@code limit} most mentioned entities among its records matching every term (e.g. a user's or a
+     * session's, or those naming one entity: {@link #ENTITIES}), most mentioned first (then by name), each with
+     * up to {@code coMentions} names beside it and its {@code mentions} newest records, without vectors.
+     */
+    List<Entity> entities(String tenantId, Map<String, Object> terms, int limit, int coMentions, int mentions);
 
     /** A batch of reads of the tenant, sent together. */
     ReadBatch reads(String tenantId);

@@ -18,7 +18,7 @@ final class OpenSearchIndexSetup {
     private static final String META_MODEL = "embedding_model";
     /** The fields added to the mapping since the first version: an index made before them gets them on start. */
     private static final List<String> ADDED_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
-            "valid_from", "valid_until", "expires_at", "sources_from");
+            "valid_from", "valid_until", "expires_at", "sources_from", MemoryReader.ENTITIES);
 
     private final OpenSearchHttp http;
     private final String index;
@@ -82,7 +82,7 @@ final class OpenSearchIndexSetup {
     /**
      * An index created before a memory's facts existed lacks their fields, and its strict mapping would refuse a
      * record carrying them: adds them as the template maps them (no record holds them yet, so none needs
-     * re-indexing).
+     * re-indexing; records written before mentions were indexed have none until written again).
      */
     private void addMissingFields(JsonNode mappings) {
         ObjectNode missing = VectorJson.MAPPER.createObjectNode();

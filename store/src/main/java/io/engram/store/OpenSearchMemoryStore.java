@@ -2,6 +2,7 @@ package io.engram.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.model.entities.EntityMentions;
 import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
@@ -104,9 +105,21 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Map<String, BulkOperation> pending = new LinkedHashMap<>();
         for (MemoryRecord r : records) {
             pending.put(r.id(), BulkOperation.of(b -> b.index(i -> i.index(index).id(r.id()).routing(r.tenantId())
-                    .document(r.toSource()))));
+                    .document(indexed(r)))));
         }
         bulk.write(pending);
+    }
+
+    /** The record's document: its source and, for all but windows (whose turns hold them), the names it mentions. */
+    static Map<String, Object> indexed(MemoryRecord r) {
+        Map<String, Object> source = r.toSource();
+        if (r.type() != RecordType.WINDOW) {
+            List<String> names = EntityMentions.in(r.text());
+            if (!names.isEmpty()) {
+                source.put(ENTITIES, names);
+            }
+        }
+        return source;
     }
 
     @Override
@@ -252,6 +265,28 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     public List<MemoryRecord> find(String tenantId, Map<String, Object> terms, Set<RecordType> types, int size,
                                    String sortField, boolean ascending) {
         return records(tenantId, q -> q.find(terms, types, size, sortField, ascending, true));
+    }
+
+    @Override
+    public List<Entity> entities(String tenantId, Map<String, Object> terms, int limit, int coMentions, int mentions) {
+        return searchOnce(tenantId, q -> q.entities(terms, limit, coMentions, mentions), (batch, answer) -> {
+            List<Entity> entities = new ArrayList<>();
+            for (JsonNode bucket : answer.aggregations().path(ENTITIES).path("buckets")) {
+                String name = bucket.path("key").asText();
+                List<CoMention> beside = new ArrayList<>();
+                for (JsonNode other : bucket.path("beside").path("buckets")) {
+                    if (!other.path("key").asText().equals(name) && beside.size() < coMentions) {
+                        beside.add(new CoMention(other.path("key").asText(), other.path("doc_count").asLong()));
+                    }
+                }
+                List<MemoryRecord> newest = new ArrayList<>();
+                for (JsonNode hit : bucket.path("newest").path("hits").path("hits")) {
+                    newest.add(batch.record(VectorJson.MAPPER.convertValue(hit, SearchAnswer.Hit.class)));
+                }
+                entities.add(new Entity(name, bucket.path("doc_count").asLong(), beside, newest));
+            }
+            return entities;
+        });
     }
 
     @Override

@@ -188,6 +188,27 @@ final class TenantQueries {
         return search;
     }
 
+    /** The most mentioned entities of the records matching every term, with their co-mentions and newest mentions. */
+    ObjectNode entities(Map<String, Object> terms, int limit, int coMentions, int mentions) {
+        ObjectNode search = where(search(0, Set.of(), false), terms);
+        ObjectNode entity = search.putObject("aggs").putObject(MemoryReader.ENTITIES);
+        entity.putObject("terms").put("field", MemoryReader.ENTITIES).put("size", limit).putArray("order")
+                .add(VectorJson.MAPPER.createObjectNode().put("_count", "desc"))
+                .add(VectorJson.MAPPER.createObjectNode().put("_key", "asc"));
+        ObjectNode per = entity.putObject("aggs");
+        // one more than asked: the entity is always beside itself
+        per.putObject("beside").putObject("terms").put("field", MemoryReader.ENTITIES).put("size", coMentions + 1)
+                .putArray("order").add(VectorJson.MAPPER.createObjectNode().put("_count", "desc"))
+                .add(VectorJson.MAPPER.createObjectNode().put("_key", "asc"));
+        if (mentions > 0) {
+            ObjectNode newest = per.putObject("newest").putObject("top_hits").put("size", mentions);
+            newest.putObject("_source").putArray("excludes").add("embedding");
+            newest.putArray("sort").add(VectorJson.MAPPER.createObjectNode().put("ts", "desc"))
+                    .add(VectorJson.MAPPER.createObjectNode().put("_id", "asc"));
+        }
+        return search;
+    }
+
     /** One page of a listing: newest first, then by id; after the sort values of the previous page's last hit. */
     ObjectNode page(Map<String, Object> terms, Set<RecordType> types, int size, JsonNode after) {
         ObjectNode search = where(search(size, types, false), terms);

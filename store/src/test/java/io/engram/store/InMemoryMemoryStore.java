@@ -10,6 +10,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -224,6 +225,35 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
+    @SuppressWarnings("unchecked")
+    public List<Entity> entities(String tenantId, Map<String, Object> terms, int limit, int coMentions, int mentions) {
+        Map<String, List<MemoryRecord>> mentioning = new TreeMap<>();
+        Map<String, List<String>> names = new HashMap<>();
+        synchronized (index) {
+            records(tenantId, Set.of()).filter(r -> matches(r, terms)).forEach(r -> {
+                List<String> named = (List<String>) OpenSearchMemoryStore.indexed(r).getOrDefault(ENTITIES, List.of());
+                names.put(r.id(), named);
+                named.forEach(n -> mentioning.computeIfAbsent(n, k -> new ArrayList<>()).add(withoutVector(r)));
+            });
+        }
+        Comparator<Map.Entry<String, Long>> mostFirst = Comparator.comparingLong((Map.Entry<String, Long> e) -> -e.getValue())
+                .thenComparing(Map.Entry::getKey);
+        Map<String, Long> counts = new TreeMap<>();
+        mentioning.forEach((name, records) -> counts.put(name, (long) records.size()));
+        return counts.entrySet().stream().sorted(mostFirst).limit(limit).map(entity -> {
+            Map<String, Long> beside = new TreeMap<>();
+            mentioning.get(entity.getKey()).forEach(r -> names.get(r.id()).stream().filter(n -> !n.equals(entity.getKey()))
+                    .forEach(n -> beside.merge(n, 1L, Long::sum)));
+            List<CoMention> co = beside.entrySet().stream().sorted(mostFirst).limit(coMentions)
+                    .map(e -> new CoMention(e.getKey(), e.getValue())).toList();
+            List<MemoryRecord> newest = mentioning.get(entity.getKey()).stream()
+                    .sorted(Comparator.comparingLong((MemoryRecord r) -> -r.ts().toEpochMilli()).thenComparing(MemoryRecord::id))
+                    .limit(mentions).toList();
+            return new Entity(entity.getKey(), entity.getValue(), co, newest);
+        }).toList();
+    }
+
+    @Override
     public long count(String tenantId, Set<RecordType> types) {
         return records(tenantId, types).count();
     }
@@ -241,7 +271,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     /** Whether the record has every term's value in its field (any of a collection's; a list field: any element). */
     static boolean matches(MemoryRecord r, Map<String, Object> terms) {
-        Map<String, Object> source = r.toSource();
+        Map<String, Object> source = OpenSearchMemoryStore.indexed(r);
         return terms.entrySet().stream().allMatch(term -> {
             Collection<?> wanted = term.getValue() instanceof Collection<?> any ? any : List.of(term.getValue());
             Object value = source.get(term.getKey());

@@ -1,6 +1,7 @@
 package io.engram.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
@@ -356,6 +357,50 @@ abstract class MemoryStoreContract {
         return MemoryRecord.of(TurnWindows.id(tenant, session, turnIds.get(0), turnIds.get(turnIds.size() - 1)), tenant,
                 RecordType.WINDOW, "turns " + turnIds, Records.T0).embedding(new float[] {0, 1, 0}).session(session)
                 .user("user-1").provenance(turnIds, 0).position(0).tokens(6).build();
+    }
+
+    @Test
+    void entitiesAreTheNamesRecordsMentionWithTheirCoMentionsAndGoWithTheirRecords() {
+        String t = "entities";
+        float[] v = {1, 0, 0};
+        store.upsert(List.of(
+                Records.turn(t, "s1", RecordIds.turn(t, "s1", "t0"), "user", 0, "Caroline: I moved here from Sweden with Anna.", 9, v),
+                Records.turn(t, "s1", RecordIds.turn(t, "s1", "t1"), "assistant", 1, "How is Anna settling in after Sweden?", 9, v),
+                Records.turn(t, "s2", RecordIds.turn(t, "s2", "t0"), "user", 2, "Anna starts at Google in Berlin next week.", 9, v),
+                window(t, "s1", List.of("t0", "t1")),
+                Records.memory("entities-other", RecordIds.memory("entities-other", "m"), "Anna lives in Oslo.", v)));
+        store.refresh();
+
+        List<MemoryReader.Entity> all = store.entities(t, Map.of(), 10, 3, 2);
+        assertThat(all).extracting(MemoryReader.Entity::name, MemoryReader.Entity::records).as("a window mentions nothing of its own; "
+                + "a speaker label is no mention; another tenant's Oslo is not here").containsExactly(
+                tuple("anna", 3L), tuple("sweden", 2L), tuple("berlin", 1L), tuple("google", 1L));
+        assertThat(all.get(0).coMentions()).containsExactly(new MemoryReader.CoMention("sweden", 2),
+                new MemoryReader.CoMention("berlin", 1), new MemoryReader.CoMention("google", 1));
+        assertThat(all.get(0).mentionedBy()).extracting(MemoryRecord::id).as("newest first, two asked")
+                .containsExactly(RecordIds.turn(t, "s2", "t0"), RecordIds.turn(t, "s1", "t1"));
+        assertThat(all.get(0).mentionedBy()).allMatch(r -> r.embedding() == null);
+        assertThat(store.entities(t, Map.of(), 1, 1, 0)).singleElement().satisfies(e -> {
+            assertThat(e.coMentions()).containsExactly(new MemoryReader.CoMention("sweden", 2));
+            assertThat(e.mentionedBy()).as("no mentions asked").isEmpty();
+        });
+
+        assertThat(store.entities(t, Map.of("session_id", "s2"), 10, 3, 2)).extracting(MemoryReader.Entity::name)
+                .containsExactly("anna", "berlin", "google");
+        assertThat(store.entities(t, Map.of(MemoryReader.ENTITIES, "sweden"), 10, 3, 5))
+                .extracting(MemoryReader.Entity::name, MemoryReader.Entity::records)
+                .as("the records naming Sweden, and who else they name").containsExactly(tuple("anna", 2L), tuple("sweden", 2L));
+
+        store.forget(t, ForgetScope.SESSION, "s1");
+        store.refresh();
+        assertThat(store.entities(t, Map.of(), 10, 3, 2)).extracting(MemoryReader.Entity::name, MemoryReader.Entity::records)
+                .as("a forgotten session's mentions go with it").containsExactly(tuple("anna", 1L), tuple("berlin", 1L),
+                        tuple("google", 1L));
+        store.forget(t, ForgetScope.USER, "user-1");
+        store.refresh();
+        assertThat(store.entities(t, Map.of(), 10, 3, 2)).as("a forgotten user's mentions go with them").isEmpty();
+        assertThat(store.entities("entities-other", Map.of(), 10, 3, 2)).extracting(MemoryReader.Entity::name)
+                .containsExactly("anna", "oslo");
     }
 
     @Test

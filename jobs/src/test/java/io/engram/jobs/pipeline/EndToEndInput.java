@@ -231,7 +231,13 @@ public final class EndToEndInput {
                 + " (" + tenant + " note " + seq + "), keeping the deadline on Friday in mind.";
     }
 
-    /** Per tenant, one line per OpenSearch document: id, type, tier, generation, version, refs, text. */
+    /** The snapshot's key of a tenant's entity graph, one line per entity: name, records, the names beside it. */
+    public static final String ENTITIES_OF = "entities of ";
+
+    /**
+     * Per tenant, one line per OpenSearch document (id, type, tier, generation, version, refs, text); under {@link
+     * #ENTITIES_OF} and the tenant, one per entity of its graph.
+     */
     public static Map<String, List<String>> snapshot(OpenSearchMemoryStore store) {
         return snapshot(store, TENANTS);
     }
@@ -247,6 +253,8 @@ public final class EndToEndInput {
                             String.valueOf(new java.util.TreeSet<>(r.sourceRefs())), r.text()) + facts(r)
                             + (r.sourcesFrom() == null ? "" : "|from " + r.sourcesFrom() + " to " + r.ts()))
                     .sorted().toList());
+            out.put(ENTITIES_OF + tenant, store.entities(tenant, Map.of(), 10_000, 50, 0).stream().map(e -> "entity|" + e.name()
+                    + "|" + e.records() + "|" + e.coMentions().stream().map(c -> c.name() + "=" + c.records()).toList()).toList());
         }
         return out;
     }

@@ -179,6 +179,11 @@ abstract class EndToEndRuns {
         assertThat(ids(plain.get(EndToEndInput.HOOLI), "window"))
                 .containsExactly(TurnWindows.id(EndToEndInput.HOOLI, "h-keep", "t0", "t2"));
         assertThat(plain.get(EndToEndInput.HOOLI)).hasSize(6);
+        long namingFriday = plain.get(EndToEndInput.HOOLI).stream().filter(l -> !l.contains("|window|") && l.contains("Friday"))
+                .count();
+        assertThat(namingFriday).as("the kept user's turns name Friday").isPositive();
+        assertThat(plain.get(EndToEndInput.ENTITIES_OF + EndToEndInput.HOOLI)).as("the forgotten user's mentions went with them")
+                .anyMatch(l -> l.startsWith("entity|friday|" + namingFriday + "|"));
         // every third of acme's 40 turns, a window of the last six
         assertThat(ids(plain.get(ACME), "window")).hasSize(13).contains(TurnWindows.id(ACME, "s1", "t0", "t2"),
                 TurnWindows.id(ACME, "s1", "t0", "t5"), TurnWindows.id(ACME, "s1", "t33", "t38"));

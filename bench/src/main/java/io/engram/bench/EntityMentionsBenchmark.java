@@ -1,0 +1,77 @@
+package io.engram.bench;
+
+import io.engram.model.embed.Embedder;
+import io.engram.model.embed.EmbeddingModel;
+import io.engram.model.entities.EntityMentions;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * What finding a record's entity mentions costs next to embedding it, per record, on the same 64 texts: {@link
+ * EntityMentions} (tokenizer and part-of-speech tagger) against the pipeline's default model, bge-small-en-v1.5
+ * int8, for short (~12 words) and medium (~95 words) texts. Every record the job indexes is embedded, and all but
+ * windows are tagged, in the writer (docs/benchmarks.md, "What the entity graph costs"). ms/op ÷ 64 = ms a record.
+ */
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MILLISECONDS)
+@Warmup(iterations = 3, time = 3)
+@Measurement(iterations = 5, time = 3)
+@Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-DOPT_OUT_TRACKING=true"})
+public class EntityMentionsBenchmark {
+
+    /** The texts of one operation. */
+    @State(Scope.Benchmark)
+    public static class Texts {
+        @Param({"short", "medium"})
+        public String length;
+
+        List<String> texts;
+
+        @Setup
+        public void make() {
+            texts = EmbeddingBenchmark.texts(length.equals("short") ? 12 : 95, 7);
+        }
+    }
+
+    /** The pipeline's default embedder. */
+    @State(Scope.Benchmark)
+    public static class Model {
+        Embedder embedder;
+
+        @Setup
+        public void load() {
+            embedder = EmbeddingModel.BGE_SMALL_EN_V15_Q.embedder();
+        }
+
+        @TearDown
+        public void close() throws Exception {
+            embedder.close();
+        }
+    }
+
+    @Benchmark
+    public int mentions(Texts t) {
+        int names = 0;
+        for (String text : t.texts) {
+            names += EntityMentions.in(text).size();
+        }
+        return names;
+    }
+
+    @Benchmark
+    public Object embedding(Model m, Texts t) {
+        return m.embedder.embedDocumentBatch(t.texts);
+    }
+}

@@ -1,0 +1,128 @@
+package io.engram.model.entities;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Set;
+import java.util.regex.Pattern;
+import opennlp.tools.postag.POSModel;
+import opennlp.tools.postag.POSTaggerME;
+import opennlp.tools.tokenize.TokenizerME;
+import opennlp.tools.tokenize.TokenizerModel;
+
+/**
+ * The entities a text mentions (docs/algorithms.md, "Entities"): the people, places, organisations and other
+ * things it names, as Apache OpenNLP's English Universal Dependencies models tag them. A name is a run of tokens
+ * tagged proper noun ({@code PROPN}) — with the capitalised adjectives and nouns next to them — lower-cased and joined by one space ("New York", "Charlotte's Web" →
+ * {@code new york}, {@code charlotte}); a possessive ends it. A turn's speaker label ("Caroline: …") is who
+ * speaks, not a mention. Distinct names in order of first mention, at most {@link #MAX_PER_TEXT}.
+ *
+ * <p>Thread-safe: the models load once; each thread tags with its own tagger, as OpenNLP's are not shareable.
+ */
+public final class EntityMentions {
+
+    /** Enough for a long turn or memory; a document chunk naming more keeps its first ones. */
+    public static final int MAX_PER_TEXT = 16;
+    /** Longer runs are tagging noise (a title in capitals), not one name. */
+    static final int MAX_NAME_CHARS = 64;
+
+    private static final Pattern SPEAKER_LABEL = Pattern.compile("^\\s*\\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*){0,2}:\\s");
+    private static final Pattern WORDLIKE = Pattern.compile(".*\\p{L}.*");
+    private static final Pattern SENTENCE_END = Pattern.compile("[.!?:;\"“”(\\[-]+|…");
+    /** What a name's first word may be tagged when a proper noun follows: "New" York, "Charlotte" Web. */
+    private static final Set<String> NAME_HEAD = Set.of("PROPN", "ADJ", "NOUN");
+    private static final Set<String> SUBJECT_OF = Set.of("VERB", "AUX");
+    private static final Set<String> OPEN_CLASS = Set.of("NOUN", "ADJ", "VERB", "ADV", "X");
+    private static final ThreadLocal<Taggers> TAGGERS = ThreadLocal.withInitial(Taggers::new);
+
+    private EntityMentions() {
+    }
+
+    /** The names {@code text} mentions; empty for a text naming nothing. */
+    public static List<String> in(String text) {
+        String body = SPEAKER_LABEL.matcher(text).replaceFirst("");
+        if (body.isBlank()) {
+            return List.of();
+        }
+        Taggers taggers = TAGGERS.get();
+        String[] tokens = taggers.tokenizer.tokenize(body);
+        String[] tags = taggers.tagger.tag(tokens);
+        Set<String> names = new LinkedHashSet<>();
+        List<String> run = new ArrayList<>();
+        for (int i = 0; i <= tokens.length && names.size() < MAX_PER_TEXT; i++) {
+            if (i < tokens.length && (startsSentence(tokens, i) ? namesAtSentenceStart(tokens, tags, i)
+                    : partOfName(tokens[i], tags[i]))) {
+                run.add(tokens[i].toLowerCase(Locale.ROOT));
+                continue;
+            }
+            String name = String.join(" ", run);
+            if (name.length() >= 2 && name.length() <= MAX_NAME_CHARS) {
+                names.add(name);
+            }
+            run.clear();
+        }
+        return List.copyOf(names);
+    }
+
+    /**
+     * Past a sentence's first word, a proper noun or a capitalised word of an open class: the tagger reads "New" in
+     * "New York" as an adjective and some first names it has not seen as nouns, verbs or adverbs. "I" is a pronoun.
+     */
+    private static boolean partOfName(String token, String tag) {
+        if (!WORDLIKE.matcher(token).matches()) {
+            return false;
+        }
+        return "PROPN".equals(tag) || (OPEN_CLASS.contains(tag) && Character.isUpperCase(token.codePointAt(0)));
+    }
+
+    /**
+     * A sentence's first word names something when a proper noun follows it in the same name ("New York …") or it
+     * is a proper noun that is the subject of the verb after it ("Anna starts …"): the tagger also reads a chatty sentence's first
+     * word as a proper noun ("Glad you came", "Congrats on …", "Cool!", "Writing helps …").
+     */
+    private static boolean namesAtSentenceStart(String[] tokens, String[] tags, int i) {
+        if (!partOfName(tokens[i], tags[i]) || i + 1 >= tokens.length) {
+            return false;
+        }
+        if (NAME_HEAD.contains(tags[i]) && "PROPN".equals(tags[i + 1]) && WORDLIKE.matcher(tokens[i + 1]).matches()) {
+            return true;
+        }
+        return "PROPN".equals(tags[i]) && (partOfName(tokens[i + 1], tags[i + 1])
+                || (SUBJECT_OF.contains(tags[i + 1]) && !tokens[i].toLowerCase(Locale.ROOT).endsWith("ing")));
+    }
+
+    /** A capitalised word here is capitalised for its place, not because it names something. */
+    private static boolean startsSentence(String[] tokens, int i) {
+        return i == 0 || SENTENCE_END.matcher(tokens[i - 1]).matches();
+    }
+
+    private static final class Taggers {
+        final TokenizerME tokenizer = new TokenizerME(Models.TOKENIZER);
+        final POSTaggerME tagger = new POSTaggerME(Models.POS);
+    }
+
+    /** Loaded on first use: about 1.5 MB from the models' jars. */
+    private static final class Models {
+        static final TokenizerModel TOKENIZER = load("/opennlp-en-ud-ewt-tokens-1.1-2.4.0.bin", TokenizerModel::new);
+        static final POSModel POS = load("/opennlp-en-ud-ewt-pos-1.1-2.4.0.bin", POSModel::new);
+
+        private interface Reader<M> {
+            M read(InputStream in) throws IOException;
+        }
+
+        private static <M> M load(String resource, Reader<M> reader) {
+            try (InputStream in = EntityMentions.class.getResourceAsStream(resource)) {
+                if (in == null) {
+                    throw new IllegalStateException("OpenNLP model " + resource + " is not on the classpath");
+                }
+                return reader.read(in);
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read OpenNLP model " + resource, e);
+            }
+        }
+    }
+}
