@@ -42,6 +42,8 @@ __all__ = [
     "SearchResult",
     "Record",
     "Page",
+    "Entity",
+    "CoMention",
     "Forget",
 ]
 
@@ -161,6 +163,23 @@ class Record:
 class Page:
     records: List[Record]
     next_cursor: Optional[str]
+
+
+@dataclass(frozen=True)
+class CoMention:
+    """A name mentioned beside an entity, and in how many records both are."""
+    name: str
+    records: int
+
+
+@dataclass(frozen=True)
+class Entity:
+    """A name the tenant's records mention (lower-cased): in how many records, the names most often beside it and
+    its newest mentions."""
+    name: str
+    records: int
+    co_mentions: List[CoMention]
+    mentioned_by: List[Record]
 
 
 @dataclass(frozen=True)
@@ -300,6 +319,16 @@ class Engram:
                                                       "limit": limit, "cursor": cursor}))
         body = self._request("GET", "/v1/memories?" + query)
         return Page([_record(r) for r in body["records"]], body["next_cursor"])
+
+    def entities(self, *, user_id: Optional[str] = None, session_id: Optional[str] = None, name: Optional[str] = None,
+                 limit: int = 20) -> List[Entity]:
+        """Who and what the tenant's records name, most mentioned first: a user's or a session's records, or those
+        naming ``name`` (it and what is named beside it)."""
+        query = urllib.parse.urlencode(_without_none({"user_id": user_id, "session_id": session_id, "name": name,
+                                                      "limit": limit}))
+        body = self._request("GET", "/v1/entities?" + query)
+        return [Entity(e["name"], e["records"], [CoMention(c["name"], c["records"]) for c in e["co_mentions"]],
+                       [_record(r) for r in e["mentioned_by"]]) for e in body["entities"]]
 
     def get(self, record_id: str) -> Record:
         """One record by its store id; :class:`NotFoundError` when the tenant has none."""

@@ -34,6 +34,20 @@ def test_a_memory_is_searchable_readable_and_listed(engram: Engram) -> None:
     assert memory_id in listed
 
 
+def test_entities_are_who_and_what_the_memories_name(engram: Engram) -> None:
+    user = tag("u")
+    written = [engram.add_memory(unique(text), user_id=user).accepted[0]
+               for text in ("Priya moved to Lisbon last spring.", "Priya works at Siemens now.")]
+    engram.wait_until_searchable(written)
+    named = {e.name: e for e in engram.entities(user_id=user)}
+    assert named["priya"].records == 2
+    assert {c.name: c.records for c in named["priya"].co_mentions} == {"lisbon": 1, "siemens": 1}
+    assert [r.id for r in named["priya"].mentioned_by] == list(reversed(written)), "newest first"
+    assert [e.name for e in engram.entities(user_id=user, name="Lisbon")] == ["lisbon", "priya"]
+    with pytest.raises(InvalidRequestError):
+        engram.entities(limit=0)
+
+
 def test_a_newer_memory_of_a_key_supersedes_the_older_and_as_of_reads_the_past(engram: Engram) -> None:
     user = "u-" + uuid.uuid4().hex[:8]
     paris = engram.add_memory(unique("Ann lives in Paris."), user_id=user, key="user.city",

@@ -1,6 +1,6 @@
 import { EngramError, ForgetPendingError, NotFoundError, NotSearchableError, errorFor } from "./errors.js";
 import type {
-  ClientOptions, Context, Forget, MemoryType, Page, RecordType, SearchResult, StoredRecord, TurnInput, WriteResult,
+  ClientOptions, Context, Entity, Forget, MemoryType, Page, RecordType, SearchResult, StoredRecord, TurnInput, WriteResult,
 } from "./types.js";
 
 type Json = Record<string, any>;
@@ -133,6 +133,18 @@ export class Engram {
     }) as Record<string, string>);
     const body = await this.request("GET", "/v1/memories?" + query.toString());
     return { records: body.records.map(camel) as StoredRecord[], nextCursor: body.next_cursor ?? null };
+  }
+
+  /**
+   * Who and what the tenant's records name, most mentioned first: a user's or a session's records, or those naming
+   * `name` (it and what is named beside it).
+   */
+  async entities(options: { userId?: string; sessionId?: string; name?: string; limit?: number } = {}): Promise<Entity[]> {
+    const query = new URLSearchParams(withoutUndefined({
+      user_id: options.userId, session_id: options.sessionId, name: options.name, limit: String(options.limit ?? 20),
+    }) as Record<string, string>);
+    const body = await this.request("GET", "/v1/entities?" + query.toString());
+    return camel(body.entities) as Entity[];
   }
 
   /** One record by its store id; {@link NotFoundError} when the tenant has none. */

@@ -116,6 +116,14 @@ export interface Page {
   nextCursor: string | null;
 }
 
+/** A name the tenant's records mention (lower-cased): in how many, the names most often beside it, its newest mentions. */
+export interface Entity {
+  name: string;
+  records: number;
+  coMentions: { name: string; records: number }[];
+  mentionedBy: StoredRecord[];
+}
+
 /** A forget: `status` is `pending` until the pipeline has removed every record it covers, then `done`. */
 export interface Forget {
   forgetId: string;

@@ -30,6 +30,22 @@ test("a memory is searchable, readable and listed", async () => {
   assert.equal(await client.tenantId(), memoryId.slice(0, memoryId.indexOf("/")));
 });
 
+test("entities are who and what the memories name", async () => {
+  const user = id("u");
+  const written: string[] = [];
+  for (const text of ["Priya moved to Lisbon last spring.", "Priya works at Siemens now."]) {
+    written.push((await client.addMemory(unique(text), { userId: user })).accepted[0]);
+  }
+  await client.waitUntilSearchable(written);
+  const priya = (await client.entities({ userId: user })).find((e) => e.name === "priya");
+  assert.ok(priya, "Priya is named");
+  assert.equal(priya.records, 2);
+  assert.deepEqual(Object.fromEntries(priya.coMentions.map((c) => [c.name, c.records])), { lisbon: 1, siemens: 1 });
+  assert.deepEqual(priya.mentionedBy.map((r) => r.id), [...written].reverse(), "newest first");
+  assert.deepEqual((await client.entities({ userId: user, name: "Lisbon" })).map((e) => e.name), ["lisbon", "priya"]);
+  await assert.rejects(client.entities({ limit: 0 }), InvalidRequestError);
+});
+
 test("a newer memory of a key supersedes the older, and asOf reads the past", async () => {
   const user = id("u");
   const paris = (await client.addMemory(unique("Ann lives in Paris."),

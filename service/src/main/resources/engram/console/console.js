@@ -266,8 +266,9 @@ async function loadEntities() {
     if ($(id).value.trim()) params.set(name, $(id).value.trim());
   }
   const entities = (await api("GET", "/v1/entities?" + params)).entities;
-  $("entities-summary").textContent = entities.length === 0 ? "no record names anyone or anything yet"
-    : entities.length + " most named, most records first";
+  const name = $("entities-name").value.trim().toLowerCase();
+  $("entities-summary").textContent = entities.length === 0 ? "no record names " + (name || "anyone or anything") + " yet"
+    : name ? "the records naming " + name + ", and what else they name" : entities.length + " most named, most records first";
   $("entities-table").tBodies[0].replaceChildren(...entities.map((e) => {
     const beside = el("td", {});
     for (const c of e.co_mentions) {

@@ -22,7 +22,7 @@ import org.openjdk.jmh.annotations.Warmup;
  * What finding a record's entity mentions costs next to embedding it, per record, on the same 64 texts: {@link
  * EntityMentions} (tokenizer and part-of-speech tagger) against the pipeline's default model, bge-small-en-v1.5
  * int8, for short (~12 words) and medium (~95 words) texts. Every record the job indexes is embedded, and all but
- * windows are tagged, in the writer (docs/benchmarks.md, "What the entity graph costs"). ms/op ÷ 64 = ms a record.
+ * windows are tagged, in the writer (docs/benchmarks.md, "What the entity graph costs and finds"). ms/op ÷ 64 = ms a record.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MILLISECONDS)

@@ -215,7 +215,8 @@ public final class EngramPipeline {
                 .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-alerts")
                 .setProperty("transaction.timeout.ms", "600000")
                 .build();
-        return new Sinks(OpenSearchMemoryStore.at(config.openSearch(), config.index(), RetryPolicy.DEFAULT), rejects,
+        return new Sinks(OpenSearchMemoryStore.at(config.openSearch(), config.index(), RetryPolicy.DEFAULT,
+                config.indexEntities()), rejects,
                 alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg),
                 MetricsJdbc.forgets(pg));
     }

@@ -37,7 +37,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl, TurnWindows turnWindows,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
-                             boolean metricsEnabled, FactPolicy facts) implements Serializable {
+                             boolean metricsEnabled, FactPolicy facts, boolean indexEntities) implements Serializable {
 
     private static final Pattern RETENTION_KEY = Pattern.compile("retention\\.(?:([a-z0-9][a-z0-9_-]{0,62})\\.)?"
             + "(turns|summaries|memories)");
@@ -120,7 +120,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.integer("kafka.partitions", 2),
                 p.string("state.dir", ""), // empty: ./engram run's per-user default
                 p.bool("metrics.enabled", true),
-                new FactPolicy(p.bool("memories.supersession", true), retention(p)));
+                new FactPolicy(p.bool("memories.supersession", true), retention(p)),
+                p.bool("opensearch.entities", true));
     }
 
     /**

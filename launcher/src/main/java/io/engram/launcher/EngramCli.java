@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         version = "engram 0.1.0",
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
-        subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, CompactCommand.class, RecallCommand.class,
+        subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, MentionsCommand.class, CompactCommand.class, RecallCommand.class,
                 ServeCommand.class, UpCommand.class, TenantsCommand.class, KeysCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
                 ClusterCommand.class,
                 CommandLine.HelpCommand.class},

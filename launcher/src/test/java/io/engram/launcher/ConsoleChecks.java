@@ -123,7 +123,7 @@ abstract class ConsoleChecks {
             explained.add(term.getText());
             assertThat(term.findElement(By.xpath("following-sibling::dd[1]")).getText()).as(term.getText()).isNotBlank();
         }
-        assertThat(explained).as("every page is explained").isEqualTo(pages).hasSize(6);
+        assertThat(explained).as("every page is explained").isEqualTo(pages).hasSize(7);
         assertThat(LiveProductViewsTest.browser().findElements(By.cssSelector("main section[id^='page-']")))
                 .noneMatch(WebElement::isDisplayed);
         screenshot("welcome");
@@ -304,13 +304,15 @@ abstract class ConsoleChecks {
         List<String> answered = new ArrayList<>();
         entities.forEach(e -> answered.add(e.path("name").asText() + " " + e.path("records").asLong()));
         assertThat(rows).isEqualTo(answered);
+        screenshot("entities");
 
         // a name beside another opens the records around it
         LiveProductViewsTest.browser().findElement(By.cssSelector("#entities-table tbody tr[data-name='ann'] td:nth-child(3) a"))
                 .click();
         wait(ExpectedConditions.attributeToBe(By.id("entities-name"), "value", beside.get(0)));
         wait(driver -> driver.findElements(By.cssSelector("#entities-table tbody tr[data-name='" + beside.get(0) + "']")).size() == 1);
-        screenshot("entities");
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("entities-summary")).getText())
+                .isEqualTo("the records naming " + beside.get(0) + ", and what else they name");
     }
 
     @Test

@@ -49,6 +49,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     private final OpenSearchIndexSetup setup;
     /** The sessions a forget of a user reads and deletes at a time (a test sets fewer to page through a few). */
     int sessionsPerPage = SESSIONS_PER_PAGE;
+    /** Whether a record's document holds the names it mentions: the entity graph, at ~7 % of embedding's CPU. */
+    boolean indexEntities = true;
 
     /** A factory that opens this store on the task manager, for an operator to hold instead of the address. */
     public static MemoryStore.Factory at(String httpUrl, String index, RetryPolicy retry) {
@@ -57,15 +59,24 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
     /** The same for a secured cluster: the connection, secrets unresolved, travels with the job graph. */
     public static MemoryStore.Factory at(OpenSearchConnection connection, String index, RetryPolicy retry) {
-        return new Location(connection, index, retry);
+        return at(connection, index, retry, true);
     }
 
-    private record Location(OpenSearchConnection connection, String index, RetryPolicy retry) implements MemoryStore.Factory {
-        private static final long serialVersionUID = 2L;
+    /** The same, indexing the names each record mentions or not ({@code opensearch.entities}). */
+    public static MemoryStore.Factory at(OpenSearchConnection connection, String index, RetryPolicy retry,
+                                         boolean entities) {
+        return new Location(connection, index, retry, entities);
+    }
+
+    private record Location(OpenSearchConnection connection, String index, RetryPolicy retry, boolean entities)
+            implements MemoryStore.Factory {
+        private static final long serialVersionUID = 3L;
 
         @Override
         public MemoryStore open() {
-            return new OpenSearchMemoryStore(connection, index, retry);
+            OpenSearchMemoryStore store = new OpenSearchMemoryStore(connection, index, retry);
+            store.indexEntities = entities;
+            return store;
         }
     }
 
@@ -105,15 +116,15 @@ public final class OpenSearchMemoryStore implements MemoryStore {
         Map<String, BulkOperation> pending = new LinkedHashMap<>();
         for (MemoryRecord r : records) {
             pending.put(r.id(), BulkOperation.of(b -> b.index(i -> i.index(index).id(r.id()).routing(r.tenantId())
-                    .document(indexed(r)))));
+                    .document(indexed(r, indexEntities)))));
         }
         bulk.write(pending);
     }
 
     /** The record's document: its source and, for all but windows (whose turns hold them), the names it mentions. */
-    static Map<String, Object> indexed(MemoryRecord r) {
+    static Map<String, Object> indexed(MemoryRecord r, boolean entities) {
         Map<String, Object> source = r.toSource();
-        if (r.type() != RecordType.WINDOW) {
+        if (entities && r.type() != RecordType.WINDOW) {
             List<String> names = EntityMentions.in(r.text());
             if (!names.isEmpty()) {
                 source.put(ENTITIES, names);

@@ -231,7 +231,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
         Map<String, List<String>> names = new HashMap<>();
         synchronized (index) {
             records(tenantId, Set.of()).filter(r -> matches(r, terms)).forEach(r -> {
-                List<String> named = (List<String>) OpenSearchMemoryStore.indexed(r).getOrDefault(ENTITIES, List.of());
+                List<String> named = (List<String>) OpenSearchMemoryStore.indexed(r, true).getOrDefault(ENTITIES, List.of());
                 names.put(r.id(), named);
                 named.forEach(n -> mentioning.computeIfAbsent(n, k -> new ArrayList<>()).add(withoutVector(r)));
             });
@@ -271,7 +271,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
 
     /** Whether the record has every term's value in its field (any of a collection's; a list field: any element). */
     static boolean matches(MemoryRecord r, Map<String, Object> terms) {
-        Map<String, Object> source = OpenSearchMemoryStore.indexed(r);
+        Map<String, Object> source = OpenSearchMemoryStore.indexed(r, true);
         return terms.entrySet().stream().allMatch(term -> {
             Collection<?> wanted = term.getValue() instanceof Collection<?> any ? any : List.of(term.getValue());
             Object value = source.get(term.getKey());

@@ -3,6 +3,7 @@ package io.engram.store;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.engram.model.retrieval.MemoryRecord;
 import io.engram.stack.EmbeddedOpenSearch;
 import io.engram.stack.EmbeddedServicesExtension;
 import io.engram.stack.OutageProxy;
@@ -12,6 +13,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -33,6 +35,23 @@ class OpenSearchMemoryStoreTest {
             store.refresh();
             assertThat(store.bm25("english", "paints a sunset", 10, Set.of())).extracting(h -> h.record().id())
                     .containsExactly("english-1");
+        }
+    }
+
+    @Test
+    void withoutEntitiesARecordsDocumentHoldsNoMentionsAndTheGraphIsEmpty(EmbeddedOpenSearch openSearch) {
+        String index = "engram-memories-no-entities-test";
+        MemoryRecord memory = Records.memory("t", RecordIds.memory("t", "m"), "Anna moved to Oslo.", new float[] {1, 0, 0});
+        try (MemoryStore off = OpenSearchMemoryStore.at(OpenSearchConnection.of(openSearch.httpUrl()), index,
+                RetryPolicy.DEFAULT, false).open(); MemoryStore on = OpenSearchMemoryStore.at(openSearch.httpUrl(), index,
+                RetryPolicy.DEFAULT).open()) {
+            off.ensureIndex("test-vectors", 3);
+            off.upsert(List.of(memory));
+            off.refresh();
+            assertThat(off.entities("t", Map.of(), 10, 3, 1)).isEmpty();
+            on.upsert(List.of(memory));
+            on.refresh();
+            assertThat(on.entities("t", Map.of(), 10, 3, 1)).extracting(MemoryReader.Entity::name).containsExactly("anna", "oslo");
         }
     }
 

@@ -33,9 +33,11 @@ public final class EntityMentions {
     private static final Pattern SPEAKER_LABEL = Pattern.compile("^\\s*\\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*){0,2}:\\s");
     private static final Pattern WORDLIKE = Pattern.compile(".*\\p{L}.*");
     private static final Pattern SENTENCE_END = Pattern.compile("[.!?:;\"“”(\\[-]+|…");
-    /** What a name's first word may be tagged when a proper noun follows: "New" York, "Charlotte" Web. */
-    private static final Set<String> NAME_HEAD = Set.of("PROPN", "ADJ", "NOUN");
-    private static final Set<String> SUBJECT_OF = Set.of("VERB", "AUX");
+    /** What a name's first word may be tagged when a proper noun follows ("New" York); not a noun ("Thanks" Nate). */
+    private static final Set<String> NAME_HEAD = Set.of("PROPN", "ADJ");
+    /** What does not follow a sentence's subject: "Glad you …", "Cool!", "Congrats on …", "Way to go". */
+    private static final Set<String> NOT_AFTER_A_SUBJECT = Set.of("PRON", "PUNCT", "ADP", "PART", "DET", "SCONJ",
+            "CCONJ", "INTJ", "SYM");
     private static final Set<String> OPEN_CLASS = Set.of("NOUN", "ADJ", "VERB", "ADV", "X");
     private static final ThreadLocal<Taggers> TAGGERS = ThreadLocal.withInitial(Taggers::new);
 
@@ -81,8 +83,9 @@ public final class EntityMentions {
 
     /**
      * A sentence's first word names something when a proper noun follows it in the same name ("New York …") or it
-     * is a proper noun that is the subject of the verb after it ("Anna starts …"): the tagger also reads a chatty sentence's first
-     * word as a proper noun ("Glad you came", "Congrats on …", "Cool!", "Writing helps …").
+     * is a proper noun followed by what may follow a subject ("Anna starts …"; the tagger reads "lives" in "Anna
+     * lives …" as a noun): it also reads a chatty sentence's first word as a proper noun ("Glad you came",
+     * "Congrats on …", "Cool!", "Writing helps …").
      */
     private static boolean namesAtSentenceStart(String[] tokens, String[] tags, int i) {
         if (!partOfName(tokens[i], tags[i]) || i + 1 >= tokens.length) {
@@ -92,7 +95,7 @@ public final class EntityMentions {
             return true;
         }
         return "PROPN".equals(tags[i]) && (partOfName(tokens[i + 1], tags[i + 1])
-                || (SUBJECT_OF.contains(tags[i + 1]) && !tokens[i].toLowerCase(Locale.ROOT).endsWith("ing")));
+                || (!NOT_AFTER_A_SUBJECT.contains(tags[i + 1]) && !tokens[i].toLowerCase(Locale.ROOT).endsWith("ing")));
     }
 
     /** A capitalised word here is capitalised for its place, not because it names something. */

@@ -31,6 +31,8 @@ class EntityMentionsTest {
         assertEquals(List.of("nate"), EntityMentions.in("Thanks, Nate! Writing helps me create wild worlds."));
         assertEquals(List.of(), EntityMentions.in("Glad you made it. Congrats on the win! Cool! Way to go."));
         assertEquals(List.of("anna", "google"), EntityMentions.in("Anna starts at Google."));
+        assertEquals(List.of("anna", "oslo"), EntityMentions.in("Anna lives in Oslo."));
+        assertEquals(List.of("nate"), EntityMentions.in("Thanks Nate! That was kind."));
         assertEquals(List.of("new york"), EntityMentions.in("New York was loud."));
     }
 
