@@ -3,7 +3,6 @@ package io.engram.bench;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.entities.EntityMentions;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -11,7 +10,6 @@ import org.openjdk.jmh.annotations.Fork;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
-import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -21,7 +19,7 @@ import org.openjdk.jmh.annotations.Warmup;
 /**
  * What finding a record's entity mentions costs next to embedding it, per record, on the same 64 texts: {@link
  * EntityMentions} (tokenizer and part-of-speech tagger) against the pipeline's default model, bge-small-en-v1.5
- * int8, for short (~12 words) and medium (~95 words) texts. Every record the job indexes is embedded, and all but
+ * int8, for short (~12 words) and medium (~95 words) texts ({@link EmbeddingBenchmark.Texts}). Every record the job indexes is embedded, and all but
  * windows are tagged, in the writer (docs/benchmarks.md, "What the entity graph costs and finds"). ms/op ÷ 64 = ms a record.
  */
 @BenchmarkMode(Mode.AverageTime)
@@ -30,20 +28,6 @@ import org.openjdk.jmh.annotations.Warmup;
 @Measurement(iterations = 5, time = 3)
 @Fork(value = 1, jvmArgsAppend = {"-Xmx2g", "-DOPT_OUT_TRACKING=true"})
 public class EntityMentionsBenchmark {
-
-    /** The texts of one operation. */
-    @State(Scope.Benchmark)
-    public static class Texts {
-        @Param({"short", "medium"})
-        public String length;
-
-        List<String> texts;
-
-        @Setup
-        public void make() {
-            texts = EmbeddingBenchmark.texts(length.equals("short") ? 12 : 95, 7);
-        }
-    }
 
     /** The pipeline's default embedder. */
     @State(Scope.Benchmark)
@@ -62,7 +46,7 @@ public class EntityMentionsBenchmark {
     }
 
     @Benchmark
-    public int mentions(Texts t) {
+    public int mentions(EmbeddingBenchmark.Texts t) {
         int names = 0;
         for (String text : t.texts) {
             names += EntityMentions.in(text).size();
@@ -71,7 +55,7 @@ public class EntityMentionsBenchmark {
     }
 
     @Benchmark
-    public Object embedding(Model m, Texts t) {
+    public Object embedding(Model m, EmbeddingBenchmark.Texts t) {
         return m.embedder.embedDocumentBatch(t.texts);
     }
 }

@@ -51,6 +51,14 @@ class PipelineConfigTest {
     }
 
     @Test
+    void entitiesAreIndexedUnlessTurnedOff() {
+        assertThat(PipelineConfig.defaults().indexEntities()).isTrue();
+        Properties p = new Properties();
+        p.setProperty("opensearch.entities", "false");
+        assertThat(PipelineConfig.fromProperties(p).indexEntities()).isFalse();
+    }
+
+    @Test
     void everyKeyIsDocumentedInOperations() throws Exception {
         String operations = Files.readString(Path.of("../docs/operations.md"));
         assertThat(PipelineConfig.keys()).hasSizeGreaterThan(30).allSatisfy(key -> assertThat(

@@ -7,7 +7,6 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
-import io.engram.store.InMemoryMemoryStore;
 import io.engram.store.MemoryReader;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -103,13 +102,16 @@ final class InMemoryReads implements MemoryReads {
                 matching.size() > limit ? String.valueOf(from + limit) : null);
     }
 
-    /** Held to OpenSearch's aggregation by the store's contract test: the store's in-memory one over these records. */
     @Override
     public List<MemoryReader.Entity> entities(String tenantId, Map<String, Object> terms, int limit) {
-        try (InMemoryMemoryStore store = new InMemoryMemoryStore("engram-memories-entities")) {
-            store.upsert(of(tenantId).toList());
-            return store.entities(tenantId, terms, limit, 5, 3);
-        }
+        return MemoryReader.countEntities(of(tenantId).filter(r -> matches(r, terms)).toList(), limit, 5, 3);
+    }
+
+    /** The terms {@code GET /v1/entities} passes: a session, a user, a name the record mentions. */
+    private static boolean matches(MemoryRecord r, Map<String, Object> terms) {
+        return Objects.equals(terms.getOrDefault("session_id", r.sessionId()), r.sessionId())
+                && Objects.equals(terms.getOrDefault("user_id", r.userId()), r.userId())
+                && (!terms.containsKey(MemoryReader.ENTITIES) || MemoryReader.mentions(r).contains(terms.get(MemoryReader.ENTITIES)));
     }
 
     @Override

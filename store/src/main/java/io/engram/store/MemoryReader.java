@@ -1,10 +1,14 @@
 package io.engram.store;
 
+import io.engram.model.entities.EntityMentions;
 import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -63,6 +67,38 @@ public interface MemoryReader extends AutoCloseable {
 
     /** The index field holding the names a record mentions ({@code EntityMentions}): all records but windows'. */
     String ENTITIES = "entities";
+
+    /** The names a record's document holds in {@link #ENTITIES}: its text's mentions, none for a window. */
+    static List<String> mentions(MemoryRecord r) {
+        return r.type() == RecordType.WINDOW ? List.of() : EntityMentions.in(r.text());
+    }
+
+    /**
+     * What {@link #entities} answers, counted over records held in memory (a store without OpenSearch's
+     * aggregations: the in-memory ones of tests, which the store's contract test holds to OpenSearch's).
+     */
+    static List<Entity> countEntities(Collection<MemoryRecord> records, int limit, int coMentions, int mentions) {
+        Map<String, List<MemoryRecord>> mentioning = new HashMap<>();
+        Map<String, List<String>> names = new HashMap<>();
+        for (MemoryRecord r : records) {
+            names.put(r.id(), mentions(r));
+            names.get(r.id()).forEach(n -> mentioning.computeIfAbsent(n, k -> new ArrayList<>()).add(r));
+        }
+        Comparator<Map.Entry<String, Long>> mostFirst = Comparator.comparingLong((Map.Entry<String, Long> e) -> -e.getValue())
+                .thenComparing(Map.Entry::getKey);
+        Comparator<MemoryRecord> newestFirst = Comparator.comparingLong((MemoryRecord r) -> -r.ts().toEpochMilli())
+                .thenComparing(MemoryRecord::id);
+        return mentioning.entrySet().stream().map(e -> Map.entry(e.getKey(), (long) e.getValue().size())).sorted(mostFirst)
+                .limit(limit).map(entity -> {
+                    Map<String, Long> beside = new HashMap<>();
+                    mentioning.get(entity.getKey()).forEach(r -> names.get(r.id()).stream()
+                            .filter(n -> !n.equals(entity.getKey())).forEach(n -> beside.merge(n, 1L, Long::sum)));
+                    return new Entity(entity.getKey(), entity.getValue(), beside.entrySet().stream().sorted(mostFirst)
+                            .limit(coMentions).map(c -> new CoMention(c.getKey(), c.getValue())).toList(),
+                            mentioning.get(entity.getKey()).stream().sorted(newestFirst).limit(mentions)
+                                    .map(r -> r.withEmbedding(null, r.tokens())).toList());
+                }).toList();
+    }
 
     /** An agent document of a tenant, as its partitioned records (rules and lore) hold it: its latest version. */
     record Document(String agentId, String path, long version, long records) {

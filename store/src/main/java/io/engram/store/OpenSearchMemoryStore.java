@@ -2,7 +2,6 @@ package io.engram.store;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.engram.model.entities.EntityMentions;
 import io.engram.model.facts.Validity;
 import io.engram.model.retrieval.AgentScope;
 import io.engram.model.retrieval.ForgetScope;
@@ -124,11 +123,9 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     /** The record's document: its source and, for all but windows (whose turns hold them), the names it mentions. */
     static Map<String, Object> indexed(MemoryRecord r, boolean entities) {
         Map<String, Object> source = r.toSource();
-        if (entities && r.type() != RecordType.WINDOW) {
-            List<String> names = EntityMentions.in(r.text());
-            if (!names.isEmpty()) {
-                source.put(ENTITIES, names);
-            }
+        List<String> names = entities ? MemoryReader.mentions(r) : List.of();
+        if (!names.isEmpty()) {
+            source.put(ENTITIES, names);
         }
         return source;
     }

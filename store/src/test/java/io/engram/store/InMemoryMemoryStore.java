@@ -10,7 +10,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -225,32 +224,11 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
-    @SuppressWarnings("unchecked")
     public List<Entity> entities(String tenantId, Map<String, Object> terms, int limit, int coMentions, int mentions) {
-        Map<String, List<MemoryRecord>> mentioning = new TreeMap<>();
-        Map<String, List<String>> names = new HashMap<>();
         synchronized (index) {
-            records(tenantId, Set.of()).filter(r -> matches(r, terms)).forEach(r -> {
-                List<String> named = (List<String>) OpenSearchMemoryStore.indexed(r, true).getOrDefault(ENTITIES, List.of());
-                names.put(r.id(), named);
-                named.forEach(n -> mentioning.computeIfAbsent(n, k -> new ArrayList<>()).add(withoutVector(r)));
-            });
+            return MemoryReader.countEntities(records(tenantId, Set.of()).filter(r -> matches(r, terms)).toList(), limit,
+                    coMentions, mentions);
         }
-        Comparator<Map.Entry<String, Long>> mostFirst = Comparator.comparingLong((Map.Entry<String, Long> e) -> -e.getValue())
-                .thenComparing(Map.Entry::getKey);
-        Map<String, Long> counts = new TreeMap<>();
-        mentioning.forEach((name, records) -> counts.put(name, (long) records.size()));
-        return counts.entrySet().stream().sorted(mostFirst).limit(limit).map(entity -> {
-            Map<String, Long> beside = new TreeMap<>();
-            mentioning.get(entity.getKey()).forEach(r -> names.get(r.id()).stream().filter(n -> !n.equals(entity.getKey()))
-                    .forEach(n -> beside.merge(n, 1L, Long::sum)));
-            List<CoMention> co = beside.entrySet().stream().sorted(mostFirst).limit(coMentions)
-                    .map(e -> new CoMention(e.getKey(), e.getValue())).toList();
-            List<MemoryRecord> newest = mentioning.get(entity.getKey()).stream()
-                    .sorted(Comparator.comparingLong((MemoryRecord r) -> -r.ts().toEpochMilli()).thenComparing(MemoryRecord::id))
-                    .limit(mentions).toList();
-            return new Entity(entity.getKey(), entity.getValue(), co, newest);
-        }).toList();
     }
 
     @Override
