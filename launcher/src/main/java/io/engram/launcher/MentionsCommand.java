@@ -12,8 +12,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 @Command(name = "mentions", mixinStandardHelpOptions = true,
-        description = {"Print the entities each line of standard input mentions, as the pipeline indexes them",
-                "(docs/algorithms.md, \"Entities\"): one JSON array of names per line."})
+        description = {"Print the entities each line of standard input mentions.",
+                "One JSON array of names per line, as the pipeline indexes them (docs/algorithms.md, \"Entities\")."})
 final class MentionsCommand implements Callable<Integer> {
 
     private static final ObjectMapper JSON = new ObjectMapper();
