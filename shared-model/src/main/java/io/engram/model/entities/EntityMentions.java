@@ -32,6 +32,8 @@ public final class EntityMentions {
 
     private static final Pattern SPEAKER_LABEL = Pattern.compile("^\\s*\\p{Lu}[\\p{L}'-]*(?: \\p{Lu}[\\p{L}'-]*){0,2}:\\s");
     private static final Pattern WORDLIKE = Pattern.compile(".*\\p{L}.*");
+    /** A name is written with a capital somewhere ("Paris", "eBay"); the tagger also calls ids and handles proper nouns. */
+    private static final Pattern CAPITAL = Pattern.compile("\\p{Lu}");
     private static final Pattern SENTENCE_END = Pattern.compile("[.!?:;\"“”(\\[-]+|…");
     /** What a name's first word may be tagged when a proper noun follows ("New" York); not a noun ("Thanks" Nate). */
     private static final Set<String> NAME_HEAD = Set.of("PROPN", "ADJ");
@@ -71,11 +73,12 @@ public final class EntityMentions {
     }
 
     /**
-     * Past a sentence's first word, a proper noun or a capitalised word of an open class: the tagger reads "New" in
-     * "New York" as an adjective and some first names it has not seen as nouns, verbs or adverbs. "I" is a pronoun.
+     * Past a sentence's first word, a proper noun or a capitalised word of an open class, written with a capital
+     * either way: the tagger reads "New" in "New York" as an adjective and some first names it has not seen as
+     * nouns, verbs or adverbs, and tags some ids ("e9e0d5b9") as proper nouns. "I" is a pronoun.
      */
     private static boolean partOfName(String token, String tag) {
-        if (!WORDLIKE.matcher(token).matches()) {
+        if (!WORDLIKE.matcher(token).matches() || !CAPITAL.matcher(token).find()) {
             return false;
         }
         return "PROPN".equals(tag) || (OPEN_CLASS.contains(tag) && Character.isUpperCase(token.codePointAt(0)));
@@ -91,7 +94,7 @@ public final class EntityMentions {
         if (!partOfName(tokens[i], tags[i]) || i + 1 >= tokens.length) {
             return false;
         }
-        if (NAME_HEAD.contains(tags[i]) && "PROPN".equals(tags[i + 1]) && WORDLIKE.matcher(tokens[i + 1]).matches()) {
+        if (NAME_HEAD.contains(tags[i]) && "PROPN".equals(tags[i + 1]) && partOfName(tokens[i + 1], tags[i + 1])) {
             return true;
         }
         return "PROPN".equals(tags[i]) && (partOfName(tokens[i + 1], tags[i + 1])

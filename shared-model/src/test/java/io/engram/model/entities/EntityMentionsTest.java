@@ -33,6 +33,8 @@ class EntityMentionsTest {
         assertEquals(List.of("anna", "google"), EntityMentions.in("Anna starts at Google."));
         assertEquals(List.of("anna", "oslo"), EntityMentions.in("Anna lives in Oslo."));
         assertEquals(List.of("nate"), EntityMentions.in("Thanks Nate! That was kind."));
+        assertEquals(List.of("priya", "lisbon"), EntityMentions.in("Priya moved to Lisbon (run e9e0d5b9)."),
+                "an id is no name, whatever its tag");
         assertEquals(List.of("new york"), EntityMentions.in("New York was loud."));
     }
 
