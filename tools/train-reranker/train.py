@@ -116,34 +116,11 @@ def model_for(onnx_file):
 
 
 def train(encoded, labels, seed):
-    torch.manual_seed(seed)
-    rng = np.random.default_rng(seed)
+    """finetune.train with a one-logit head and binary cross-entropy."""
     onnx_file, _ = encoder.files(ENCODER, CACHE)
-    model = model_for(onnx_file)
-    model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
-    groups = [{"params": [p for p in model.bert.parameters() if p.requires_grad], "lr": LR},
-              {"params": model.classify.parameters(), "lr": LR * 20}]
-    optimiser = torch.optim.AdamW(groups, weight_decay=0.01)
-    steps = EPOCHS * ((len(encoded) + BATCH - 1) // BATCH)
-    schedule = torch.optim.lr_scheduler.OneCycleLR(optimiser, max_lr=[LR, LR * 20], total_steps=steps, pct_start=0.1,
-                                                   anneal_strategy="linear")
-    target = torch.from_numpy(labels.astype(np.float32))
-    model.train()
-    for epoch in range(EPOCHS):
-        total, seen, started = 0.0, 0, time.time()
-        for step, (ids, mask, types, idx) in enumerate(
-                finetune.batches(encoded, finetune.length_buckets(encoded, rng, BATCH), BATCH)):
-            loss = nn.functional.binary_cross_entropy_with_logits(model(ids, mask, types)[:, 0], target[idx])
-            optimiser.zero_grad()
-            loss.backward()
-            optimiser.step()
-            schedule.step()
-            total += loss.item() * len(idx)
-            seen += len(idx)
-            if step % 50 == 0:
-                log(f"    step {step}/{steps}: loss {total / seen:.4f} ({time.time() - started:.0f} s)")
-        log(f"  epoch {epoch + 1}: loss {total / len(encoded):.4f} ({time.time() - started:.0f} s)")
-    return model.eval()
+    return finetune.train(onnx_file, encoded, labels.astype(np.float32), seed, EPOCHS, LR, BATCH, log=log,
+                          model_of=model_for,
+                          loss=lambda out, target: nn.functional.binary_cross_entropy_with_logits(out[:, 0], target))
 
 
 def logits(model, encoded):

@@ -51,10 +51,13 @@ def length_buckets(encoded: list[Encoded], rng, size: int) -> np.ndarray:
 
 
 def train(onnx_file: Path, encoded: list[Encoded], labels: np.ndarray, seed: int, epochs: int, lr: float,
-          batch_size: int = 16, log=print) -> RuleReaderModel:
+          batch_size: int = 16, log=print, model_of=None, loss=None) -> RuleReaderModel:
+    """Fine-tunes the encoder with its head: the reader's four classes by default; ``model_of`` (the ONNX file to
+    a model, made after seeding) and ``loss`` (outputs, targets to a loss) for another head, e.g. the reranker's."""
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
-    model = RuleReaderModel(encoder.torch_bert(onnx_file))
+    model = model_of(onnx_file) if model_of else RuleReaderModel(encoder.torch_bert(onnx_file))
+    loss = loss or nn.functional.cross_entropy
     model.bert.embeddings.word_embeddings.weight.requires_grad_(False)
     groups = [{"params": [p for p in model.bert.parameters() if p.requires_grad], "lr": lr},
               {"params": model.classify.parameters(), "lr": lr * 20}]
@@ -67,12 +70,12 @@ def train(onnx_file: Path, encoded: list[Encoded], labels: np.ndarray, seed: int
     for epoch in range(epochs):
         total = 0.0
         for ids, mask, types, idx in batches(encoded, length_buckets(encoded, rng, batch_size), batch_size):
-            loss = nn.functional.cross_entropy(model(ids, mask, types), target[idx])
+            step = loss(model(ids, mask, types), target[idx])
             optimiser.zero_grad()
-            loss.backward()
+            step.backward()
             optimiser.step()
             schedule.step()
-            total += loss.item() * len(idx)
+            total += step.item() * len(idx)
         log(f"  epoch {epoch + 1}: loss {total / len(encoded):.4f}")
     return model.eval()
 
