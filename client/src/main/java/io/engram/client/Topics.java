@@ -19,15 +19,18 @@ public final class Topics {
     public static final String FORGETS = "engram.forgets.v1";
     public static final String REJECTS = "engram.rejects.v1";
     public static final String ALERTS = "engram.alerts.v1";
+    /** Every change the job made to a tenant's memory (docs/schemas/change.v1.json), keyed by tenant. */
+    public static final String CHANGES = "engram.changes.v1";
 
     /** Every topic, inputs first. */
-    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, FORGETS, REJECTS, ALERTS);
+    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, FORGETS, REJECTS, ALERTS, CHANGES);
     /** The inputs the pipeline reads. */
     public static final List<String> INPUTS = List.of(TURNS, DOCS, MEMORIES, FORGETS);
 
     /**
-     * Records up to this size are accepted on the documents and rejects topics (a document may be 8 MiB, and a
-     * reject carries its original in base64); the broker default of 1 MiB would refuse them at produce time.
+     * Records up to this size are accepted on the documents, rejects and changes topics (a document may be 8 MiB, a
+     * reject carries its original in base64, a change its record's text); the broker default of 1 MiB would refuse
+     * them at produce time.
      */
     public static final int LARGE_RECORD_BYTES = 16 * 1024 * 1024;
 
@@ -43,7 +46,7 @@ public final class Topics {
         try (Admin admin = Admin.create(kafka.config())) {
             for (String topic : ALL) {
                 NewTopic spec = new NewTopic(topic, partitions, (short) 1);
-                if (topic.equals(DOCS) || topic.equals(REJECTS)) {
+                if (topic.equals(DOCS) || topic.equals(REJECTS) || topic.equals(CHANGES)) {
                     spec.configs(Map.of("max.message.bytes", String.valueOf(LARGE_RECORD_BYTES)));
                 }
                 try {

@@ -5,6 +5,7 @@ import io.engram.client.Topics;
 import io.engram.jobs.collapse.CollapseDetectorFunction;
 import io.engram.jobs.collapse.CollapseDetectorOperator;
 import io.engram.jobs.collapse.CollapseDetectorSettings;
+import io.engram.jobs.changes.ChangeMessages;
 import io.engram.jobs.collapse.FiredAlert;
 import io.engram.jobs.collapse.MetricsJdbc;
 import io.engram.jobs.collapse.MintedCanary;
@@ -61,11 +62,11 @@ public final class EngramPipeline {
 
     /**
      * Where the pipeline writes: the memory store (opened by the writer and the detector where they run), the
-     * rejects and alerts topics, the metrics tables and the forgets table.
+     * rejects and alerts topics, the metrics tables, the forgets table and the change feed.
      */
     public record Sinks(MemoryStore.Factory store, Sink<RejectRecord> rejects, Sink<FiredAlert> alerts,
                         Sink<CycleMetrics> cycleMetrics, Sink<FiredAlert> alertRows, Sink<MintedCanary> canaryRows,
-                        Sink<ForgetCompleted> forgetRows) {
+                        Sink<ForgetCompleted> forgetRows, Sink<StoreChange> changes) {
     }
 
     /** The input's name, and the writer's: what {@code ./engram status} finds them by in Flink's REST API. */
@@ -152,6 +153,8 @@ public final class EngramPipeline {
 
         written.getSideOutput(StoreWriterOperator.FORGETS_DONE).sinkTo(sinks.forgetRows()).uid("forgets-sink")
                 .name("forgets");
+        written.getSideOutput(StoreWriterOperator.CHANGES).sinkTo(sinks.changes()).uid("changes-sink")
+                .name(Topics.CHANGES);
         cycleRows.sinkTo(sinks.cycleMetrics()).uid("cycle-metrics-sink").name("cycle_metrics");
         DataStream<FiredAlert> alerts = cycleRows.getSideOutput(CollapseDetectorFunction.ALERTS);
         alerts.sinkTo(sinks.alertRows()).uid("alert-rows-sink").name("collapse_alerts");
@@ -191,8 +194,8 @@ public final class EngramPipeline {
     }
 
     /**
-     * The production sinks: OpenSearch at {@code opensearch.url}, rejects and alerts to Kafka in transactions,
-     * metrics to PostgreSQL as idempotent upserts.
+     * The production sinks: OpenSearch at {@code opensearch.url}, rejects, alerts and the change feed to Kafka in
+     * transactions, metrics to PostgreSQL as idempotent upserts.
      */
     public static Sinks sinks(PipelineConfig config) {
         JdbcConnectionOptions pg = MetricsJdbc.connection(config.postgresUrl(), config.postgresUser(),
@@ -215,9 +218,19 @@ public final class EngramPipeline {
                 .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-alerts")
                 .setProperty("transaction.timeout.ms", "600000")
                 .build();
+        KafkaSink<StoreChange> changes = KafkaSink.<StoreChange>builder()
+                .setKafkaProducerConfig(config.kafka().config())
+                // keyed by tenant, so a tenant's changes stay in the order the writer made them
+                .setRecordSerializer((change, context, ts) -> new ProducerRecord<>(Topics.CHANGES,
+                        change.tenantId().getBytes(StandardCharsets.UTF_8), ChangeMessages.json(change)))
+                .setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
+                .setTransactionalIdPrefix(config.transactionalIdPrefix() + "-changes")
+                .setProperty("transaction.timeout.ms", "600000")
+                .setProperty("max.request.size", String.valueOf(Topics.LARGE_RECORD_BYTES))
+                .build();
         return new Sinks(OpenSearchMemoryStore.at(config.openSearch(), config.index(), RetryPolicy.DEFAULT,
                 config.indexEntities()), rejects,
                 alerts, MetricsJdbc.cycleMetrics(pg), MetricsJdbc.alerts(pg), MetricsJdbc.canaries(pg),
-                MetricsJdbc.forgets(pg));
+                MetricsJdbc.forgets(pg), changes);
     }
 }

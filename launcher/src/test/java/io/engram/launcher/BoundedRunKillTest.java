@@ -12,6 +12,7 @@ import io.engram.stack.EmbeddedPostgreSql;
 import io.engram.stack.EmbeddedServicesExtension;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -74,7 +75,7 @@ class BoundedRunKillTest {
             CliRun ended = run.get(CrashRuns.PATIENCE.toSeconds(), TimeUnit.SECONDS);
             assertThat(ended.exit()).as(ended.err()).isZero();
         }
-        uninterrupted = CrashRuns.Outcome.take(openSearch, "bounded-plain", postgres);
+        uninterrupted = CrashRuns.Outcome.take(openSearch, "bounded-plain", postgres, kafka, Instant.ofEpochMilli(sentFrom));
     }
 
     @Test
@@ -115,7 +116,8 @@ class BoundedRunKillTest {
             assertThat(Files.readString(dir.resolve(restarted))).contains("restoring the state of checkpoint "
                     + checkpoints.toAbsolutePath());
         }
-        CrashRuns.Outcome.take(openSearch, "bounded-killed", postgres).assertSameAs(uninterrupted);
+        CrashRuns.Outcome.take(openSearch, "bounded-killed", postgres, kafka, Instant.ofEpochMilli(sentFrom))
+                .assertSameAs(uninterrupted);
     }
 
     /** Whether {@code group} has committed {@code offsets} on every partition {@code of} that holds records. */

@@ -2,8 +2,10 @@ package io.engram.launcher;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
+import io.engram.jobs.pipeline.ChangeFeedChecks;
 import io.engram.jobs.pipeline.EndToEndInput;
 import io.engram.model.retrieval.RecordType;
 import io.engram.stack.EmbeddedKafka;
@@ -168,18 +170,23 @@ final class CrashRuns {
      * What a run left: the tenants' OpenSearch documents in its index and their PostgreSQL rows, which are deleted
      * once read so the next run of the same tenants starts without them.
      */
-    record Outcome(Map<String, List<String>> documents, Map<String, List<String>> rows) {
+    record Outcome(Map<String, List<String>> documents, Map<String, List<String>> rows,
+                   Map<String, List<JsonNode>> changes) {
 
-        static Outcome take(EmbeddedOpenSearch openSearch, String name, EmbeddedPostgreSql postgres) throws Exception {
+        /** What the run {@code name} left, and the change feed published since {@code since}. */
+        static Outcome take(EmbeddedOpenSearch openSearch, String name, EmbeddedPostgreSql postgres, EmbeddedKafka kafka,
+                            Instant since) throws Exception {
             try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(), index(name),
                     RetryPolicy.DEFAULT)) {
-                return new Outcome(EndToEndInput.snapshot(store, TENANTS), EndToEndInput.takeRows(postgres, TENANTS));
+                return new Outcome(EndToEndInput.snapshot(store, TENANTS), EndToEndInput.takeRows(postgres, TENANTS),
+                        ChangeFeedChecks.publishedSince(kafka, since));
             }
         }
 
         /**
          * The same documents and rows, canary scores included, as a run that never died ({@code uninterrupted},
-         * which compacted sessions and closed cycles, so the comparison covers them).
+         * which compacted sessions and closed cycles, so the comparison covers them), and the same change feed:
+         * each change once, none of a record the store does not hold, no forgotten text after its forget.
          */
         void assertSameAs(Outcome uninterrupted) {
             assertThat(uninterrupted.documents.get(TENANTS.get(0))).as("summaries were written")
@@ -187,6 +194,10 @@ final class CrashRuns {
             assertThat(uninterrupted.rows.get("cycle_metrics")).as("cycles closed").hasSizeGreaterThan(4);
             EndToEndInput.assertSame(documents, uninterrupted.documents);
             EndToEndInput.assertSame(rows, uninterrupted.rows);
+            assertThat(uninterrupted.changes.keySet()).containsAll(TENANTS);
+            assertThat(ChangeFeedChecks.asMultiset(changes)).isEqualTo(ChangeFeedChecks.asMultiset(uninterrupted.changes));
+            TENANTS.forEach(tenant -> ChangeFeedChecks.assertTellsTheStore(tenant, changes.get(tenant),
+                    documents.get(tenant).stream().map(l -> l.split("\\|", -1)[0]).toList()));
         }
     }
 }

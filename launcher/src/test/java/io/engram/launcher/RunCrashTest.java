@@ -15,6 +15,7 @@ import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
@@ -117,14 +118,16 @@ class RunCrashTest {
         assertThat(drain.exit()).as(drain.err()).isZero();
         assertThat(drain.out()).contains("restoring the state of checkpoint " + checkpoints.toAbsolutePath(),
                 "the state is an unbounded run's", "the bounded run ended: 0 records read by this run");
-        CrashRuns.Outcome crashed = CrashRuns.Outcome.take(openSearch, "crash-run", postgres);
+        CrashRuns.Outcome crashed = CrashRuns.Outcome.take(openSearch, "crash-run", postgres, kafka,
+                Instant.ofEpochMilli(sentFrom));
 
+        Instant plainStarted = Instant.now();
         CliRun plain = CliRun.of("run", "--config", CrashRuns.config(dir, "plain-run", kafka, openSearch, postgres, true,
                 sentFrom).toString()); // to the end of the same records
         assertThat(plain.out()).contains("no checkpoint in ");
         assertThat(plain.exit()).as(plain.err()).isZero();
         // canary scores included: a cycle closed again after the restore ranks against the restored shape, not
         // against what OpenSearch received from the killed run after its checkpoint
-        crashed.assertSameAs(CrashRuns.Outcome.take(openSearch, "plain-run", postgres));
+        crashed.assertSameAs(CrashRuns.Outcome.take(openSearch, "plain-run", postgres, kafka, plainStarted));
     }
 }

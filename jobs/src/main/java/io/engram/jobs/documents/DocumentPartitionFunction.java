@@ -105,6 +105,10 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
         }
         if (doc.deleted()) {
             retireLiveVersion(doc, live, Long.MAX_VALUE, out);
+            if (live != null) {
+                out.collect(new StoreChange.DocumentVersion(doc.tenantId(), doc.agentId(), doc.path(), doc.version(),
+                        true, 0, doc.tsMillis()));
+            }
             liveVersion.update(doc.version());
             liveCacheKey.clear();
             liveChunkTiers.clear();
@@ -140,6 +144,8 @@ public final class DocumentPartitionFunction extends KeyedProcessFunction<String
                     .tokens(node.tokens()).build(), null));
         }
         retireLiveVersion(doc, live, doc.version(), out);
+        out.collect(new StoreChange.DocumentVersion(doc.tenantId(), doc.agentId(), doc.path(), doc.version(), false,
+                partitioned.storedNodes().size(), doc.tsMillis()));
         liveVersion.update(doc.version());
         liveCacheKey.update(cacheKey);
         liveChunkTiers.update(tiers);

@@ -61,6 +61,12 @@ final class FactKeeper implements FactTable {
         return facts.get(id);
     }
 
+    /** Whether the memory {@code id} is stored, as far as its facts say (a memory without key or edges has none). */
+    boolean stored(String id) throws Exception {
+        Fact fact = facts.get(id);
+        return fact != null && fact.present() && !fact.forgotten();
+    }
+
     @Override
     public void put(Fact fact) throws Exception {
         facts.put(fact.id(), fact);

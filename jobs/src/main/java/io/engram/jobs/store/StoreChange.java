@@ -6,6 +6,7 @@ import io.engram.model.collapse.StoreShape;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
+import java.time.Instant;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -18,7 +19,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  */
 public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Delete, StoreChange.ReplaceDocument,
         StoreChange.Forget, StoreChange.MergeSignals, StoreChange.Supersede,
-        StoreChange.Sweep {
+        StoreChange.Sweep, StoreChange.DocumentVersion {
 
     /** The type of a stream of changes. */
     TypeInformation<StoreChange> TYPE = SerializerTypeInfo.of(StoreChange.class, StoreChangeSerializer.INSTANCE);
@@ -161,5 +162,18 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
 
     /** Remove the tenant's records of {@code type} older than its retention: {@code ts} before {@code cutoffMillis}. */
     record Sweep(String tenantId, RecordType type, long cutoffMillis, long tsMillis) implements StoreChange {
+
+        /** The id its audit row and its change carry. */
+        public String forgetId() {
+            return "retention/" + type.label() + "@" + Instant.ofEpochMilli(tsMillis);
+        }
+    }
+
+    /**
+     * A document version went live ({@code chunks} stored), or the document was deleted: written nowhere, it tells the
+     * change feed once its chunks and the older version's removal are written.
+     */
+    record DocumentVersion(String tenantId, String agentId, String docPath, long version, boolean deleted, int chunks,
+                           long tsMillis) implements StoreChange {
     }
 }

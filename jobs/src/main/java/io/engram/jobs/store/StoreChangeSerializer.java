@@ -3,6 +3,7 @@ package io.engram.jobs.store;
 import io.engram.jobs.serde.Layout;
 import io.engram.jobs.serde.LayoutSerializer;
 import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.DocumentVersion;
 import io.engram.jobs.store.StoreChange.Forget;
 import io.engram.jobs.store.StoreChange.MergeSignals;
 import io.engram.jobs.store.StoreChange.ReplaceDocument;
@@ -52,6 +53,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     private static final byte MERGE_SIGNALS = 5;
     private static final byte SUPERSEDE = 7;
     private static final byte SWEEP = 8;
+    /** Added without a new layout: no state holds one (the writer writes its batch before every barrier). */
+    private static final byte DOCUMENT_VERSION = 9;
 
     @Override
     protected int layoutVersion() {
@@ -105,6 +108,15 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
             Layout.writeString(s.type().label(), out);
             out.writeLong(s.cutoffMillis());
             out.writeLong(s.tsMillis());
+        } else if (change instanceof DocumentVersion v) {
+            out.writeByte(DOCUMENT_VERSION);
+            Layout.writeString(v.tenantId(), out);
+            Layout.writeString(v.agentId(), out);
+            Layout.writeString(v.docPath(), out);
+            out.writeLong(v.version());
+            out.writeBoolean(v.deleted());
+            out.writeInt(v.chunks());
+            out.writeLong(v.tsMillis());
         } else {
             MergeSignals m = (MergeSignals) change; // what only the collapse detector reads
             out.writeByte(MERGE_SIGNALS);
@@ -133,6 +145,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
                     Layout.readOptional(in, in::readLong), in.readLong());
             case SWEEP -> new Sweep(Layout.readString(in), RecordType.ofLabel(Layout.readString(in)), in.readLong(),
                     in.readLong());
+            case DOCUMENT_VERSION -> new DocumentVersion(Layout.readString(in), Layout.readString(in),
+                    Layout.readString(in), in.readLong(), in.readBoolean(), in.readInt(), in.readLong());
             default -> throw new IOException("not a store change: kind " + kind);
         };
     }

@@ -4,6 +4,7 @@ import io.engram.jobs.BatchingOperator;
 import io.engram.jobs.EngramMetrics;
 import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.RecordLog;
+import io.engram.jobs.changes.ChangeMessages;
 import io.engram.jobs.ingest.ForgetEvent;
 import io.engram.jobs.store.StoreChange.Delete;
 import io.engram.jobs.store.StoreChange.Forget;
@@ -21,8 +22,11 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
+import java.util.Set;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -76,7 +80,12 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
     public static final OutputTag<ForgetCompleted> FORGETS_DONE = new OutputTag<>("forgets-done",
             TypeInformation.of(ForgetCompleted.class));
 
+    /** The changes the store took, for the change feed ({@link ChangeMessages}), once their batch is written. */
+    public static final OutputTag<StoreChange> CHANGES = new OutputTag<>("changes", StoreChange.TYPE);
+
     private transient MemoryWriter store;
+    /** The superseded marks of this batch whose memory the tenant's facts know as stored: what the feed tells. */
+    private transient Set<StoreChange> marksOfStoredMemories;
     private transient int buffered;
     private transient ListState<HeldChange> heldChanges;
     private transient ListState<TimedChange> heldByEarlierVersion;
@@ -122,6 +131,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         super.open();
         MemoryStore opened = storeFactory.open();
         store = opened;
+        marksOfStoredMemories = Collections.newSetFromMap(new IdentityHashMap<>());
         opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
         sweeps.restored().forEach(this::deleteSwept); // their rows were written by the checkpoint restored
         heldChanges = getKeyedStateStore().getListState(
@@ -247,6 +257,9 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
             facts.schedule(upsert.record(), settings.facts().retentionOf(upsert.tenantId()));
         }
         for (StoreChange decidedChange : decided) {
+            if (decidedChange instanceof StoreChange.Supersede mark && facts.stored(mark.id())) {
+                marksOfStoredMemories.add(mark);
+            }
             add(decidedChange, element);
         }
     }
@@ -299,18 +312,24 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
 
     @Override
     protected void process(List<StreamRecord<StoreChange>> records) {
+        List<StreamRecord<StoreChange>> published = new ArrayList<>();
         for (StreamRecord<StoreChange> e : records) {
             StoreChange change = e.getValue();
             writes.add(change);
+            boolean removedAny = true;
             if (change instanceof Forget forget) {
                 applyForget(forget.event(), e);
             } else if (change instanceof ReplaceDocument r) {
                 store.deleteOlderDocumentVersions(r.tenantId(), r.agentId(), r.docPath(), r.keepVersion());
             } else if (change instanceof Sweep sweep) {
-                applySweep(sweep, e);
+                removedAny = applySweep(sweep, e);
+            }
+            if (removedAny && (ChangeMessages.published(change) || marksOfStoredMemories.remove(change))) {
+                published.add(e.replace(change instanceof Upsert u ? u.withoutVector() : change));
             }
         }
         writes.flush();
+        published.forEach(p -> output.collect(CHANGES, p));
         long acknowledged = clock.millis();
         for (StreamRecord<StoreChange> e : records) {
             StoreChange change = e.getValue();
@@ -338,15 +357,16 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
      * the checkpoint it restores still had waiting. (The pipeline always checkpoints: {@code EngramJob} sets the
      * interval.)
      */
-    private void applySweep(Sweep s, StreamRecord<StoreChange> e) {
+    /** Whether the sweep covers any record. */
+    private boolean applySweep(Sweep s, StreamRecord<StoreChange> e) {
         long covered = store.countOlderThan(s.tenantId(), s.type(), Instant.ofEpochMilli(s.cutoffMillis()));
         if (covered == 0) {
-            return;
+            return false;
         }
-        completed(new ForgetCompleted(s.tenantId(), "retention/" + s.type().label() + "@"
-                + Instant.ofEpochMilli(s.tsMillis()), "retention", s.type().label(), s.tsMillis(), clock.millis(),
-                covered), e);
+        completed(new ForgetCompleted(s.tenantId(), s.forgetId(), "retention", s.type().label(), s.tsMillis(),
+                clock.millis(), covered), e);
         sweeps.add(s);
+        return true;
     }
 
     private void deleteSwept(Sweep s) {

@@ -41,8 +41,8 @@ final class StoreWrites {
     }
 
     void add(StoreChange change) {
-        if (change instanceof MergeSignals) {
-            return; // counted by the detector, not written
+        if (change instanceof MergeSignals || change instanceof StoreChange.DocumentVersion) {
+            return; // counted by the detector, or told to the change feed: not written
         }
         String kind = change instanceof Upsert ? "upserts" : change instanceof Delete ? "deletes"
                 : change instanceof Supersede ? "marks" : null;

@@ -6,6 +6,7 @@ import io.engram.jobs.PipelineConfig;
 import io.engram.jobs.ingest.RejectRecord;
 import io.engram.jobs.store.StoreChange;
 import io.engram.jobs.store.StoreChange.Delete;
+import io.engram.jobs.store.StoreChange.DocumentVersion;
 import io.engram.jobs.store.StoreChange.Upsert;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.retrieval.MemoryRecord;
@@ -55,6 +56,9 @@ class DocumentPartitionFunctionTest {
     void aNewVersionDeletesTheLiveVersionsChunksByIdAfterWritingItsOwn() throws Exception {
         try (var h = harness()) {
             List<StoreChange> first = feed(h, version(1, V1, false));
+            assertThat(first.get(3)).as("the version goes live after its chunks")
+                    .isEqualTo(new DocumentVersion("acme", "coder", "AGENTS.md", 1, false, 3, first.get(3).tsMillis()));
+            first = first.subList(0, 3);
             assertThat(first).allMatch(change -> change instanceof Upsert);
             List<String> v1Chunks = first.stream().map(change -> ((Upsert) change).record().id()).toList();
             // two list items and the paragraph, which carries its heading: no heading is a record of its own
@@ -64,15 +68,18 @@ class DocumentPartitionFunctionTest {
 
             List<StoreChange> second = feed(h, version(2, V2, false));
             assertThat(second).extracting(change -> change.getClass().getSimpleName())
-                    .containsExactly("Upsert", "Delete", "Delete", "Delete");
+                    .containsExactly("Upsert", "Delete", "Delete", "Delete", "DocumentVersion");
             List<Delete> retired = second.subList(1, 4).stream().map(Delete.class::cast).toList();
             assertThat(retired).extracting(Delete::id).containsExactlyElementsOf(v1Chunks);
             assertThat(retired.get(0).type().label()).isEqualTo("invariant"); // a list item: a hard rule
             assertThat(retired.get(2).type().label()).isEqualTo("lore");
 
             List<StoreChange> deleted = feed(h, version(3, "", true));
-            assertThat(deleted).singleElement().isInstanceOfSatisfying(Delete.class, d ->
+            assertThat(deleted).hasSize(2);
+            assertThat(deleted.get(0)).isInstanceOfSatisfying(Delete.class, d ->
                     assertThat(d.id()).isEqualTo(RecordIds.chunk("acme", "coder", "AGENTS.md", 2, 1)));
+            assertThat(deleted.get(1)).isInstanceOfSatisfying(DocumentVersion.class, v ->
+                    assertThat(v.deleted() + " v" + v.version() + " " + v.chunks()).isEqualTo("true v3 0"));
         }
     }
 
@@ -85,7 +92,8 @@ class DocumentPartitionFunctionTest {
         doc.append("- Never deploy to production on a Friday.\n");
         try (var h = harness()) {
             List<StoreChange> changes = feed(h, version(1, doc.toString(), false));
-            List<MemoryRecord> records = changes.stream().map(c -> ((Upsert) c).record()).toList();
+            List<MemoryRecord> records = changes.stream().filter(Upsert.class::isInstance)
+                    .map(c -> ((Upsert) c).record()).toList();
             assertThat(records).hasSize(401).allMatch(r -> r.type() == RecordType.INVARIANT);
             long hardTokens = records.stream().filter(r -> r.tier() == 1).mapToLong(MemoryRecord::tokens).sum();
             assertThat(hardTokens).isPositive().isLessThanOrEqualTo(3276);

@@ -67,6 +67,8 @@ abstract class EndToEndRuns {
     private ReportedMetrics metrics;
     private List<Map<String, String>> recordLines;
     private long indexedByOpenSearch;
+    private Map<String, List<JsonNode>> changesPlain;
+    private Map<String, List<JsonNode>> changesVariant;
 
     @BeforeAll
     void runPlainAndVariant(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch, EmbeddedPostgreSql postgres) throws Exception {
@@ -78,6 +80,7 @@ abstract class EndToEndRuns {
         String plainRun = "e2e-plain-" + getClass().getSimpleName().toLowerCase(java.util.Locale.ROOT);
         PipelineConfig config = PipelineRun.config(kafka, openSearch.httpUrl(), postgres, "engram-memories-" + plainRun, plainRun);
         InMemoryReporter reporter = InMemoryReporter.createWithRetainedMetrics();
+        Instant plainStarted = Instant.now();
         try (LogCapture log = LogCapture.begin()) {
             PipelineRun.run(config, PipelineRun.source(config, from), EngramPipeline.sinks(config), 0,
                     reporter.addToConfiguration(new Configuration()));
@@ -90,7 +93,10 @@ abstract class EndToEndRuns {
         plain = EndToEndInput.snapshot(store);
         rowsPlain = EndToEndInput.takeRows(postgres);
 
+        changesPlain = ChangeFeedChecks.publishedSince(kafka, plainStarted);
+        Instant variantStarted = Instant.now();
         variant(kafka, openSearch, postgres, from);
+        changesVariant = ChangeFeedChecks.publishedSince(kafka, variantStarted);
         List<JsonNode> all = PipelineRun.readAll(kafka, Topics.REJECTS).stream().map(r -> {
             try {
                 return JSON.readTree(r.value());
@@ -136,6 +142,18 @@ abstract class EndToEndRuns {
     private static Set<String> ids(List<String> lines, String type) {
         return lines.stream().map(l -> l.split("\\|", -1)).filter(c -> c[1].equals(type)).map(c -> c[0])
                 .collect(Collectors.toSet());
+    }
+
+    @Test
+    void theChangeFeedToldEachChangeOnceAndOnlyWhatTheStoreTook() {
+        assertThat(changesPlain.values().stream().flatMap(List::stream).map(c -> c.path("kind").asText()).distinct())
+                .contains("upserted", "deleted", "superseded", "forgotten", "document_accepted");
+        assertThat(ChangeFeedChecks.asMultiset(changesVariant)).as("the second run's feed, its fault and replay included")
+                .isEqualTo(ChangeFeedChecks.asMultiset(changesPlain));
+        changesPlain.forEach((tenant, feed) -> ChangeFeedChecks.assertTellsTheStore(tenant, feed,
+                plain.getOrDefault(tenant, List.of()).stream().map(l -> l.split("\\|", -1)[0]).toList()));
+        assertThat(changesPlain.get(EndToEndInput.HOOLI).toString()).as("hooli's forget is told")
+                .contains("\"kind\":\"forgotten\"");
     }
 
     @Test

@@ -52,7 +52,8 @@ class StoreChangeSerializerTest {
                 new StoreChange.MergeSignals("acme", "s1", 46, 1, 2, "c-3"),
                 new StoreChange.Supersede("acme", "acme/m1", "acme/m2", 48L, 49),
                 new StoreChange.Supersede("acme", "acme/m1", null, null, 50),
-                new StoreChange.Sweep("acme", RecordType.TURN, 51, 52));
+                new StoreChange.Sweep("acme", RecordType.TURN, 51, 52),
+                new StoreChange.DocumentVersion("acme", "coder", "AGENTS.md", 7, false, 12, 53));
         for (StoreChange change : changes) {
             assertThat(roundTrip(change)).isEqualTo(change);
         }
