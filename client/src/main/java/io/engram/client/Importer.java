@@ -11,7 +11,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import org.apache.kafka.clients.producer.RecordMetadata;
 
 /**
  * Imports a tenant's records into a target tenant: an Engram export (JSON lines in the published schemas) or a
@@ -84,6 +89,26 @@ public final class Importer {
         Entry next() throws IOException;
     }
 
+    /**
+     * Sends each batch through {@code producer} (which validates again, as every send does) and waits for Kafka to
+     * acknowledge all of it; a record not acknowledged stops the import.
+     */
+    public static Sink<IllegalStateException> through(EngramProducer producer) {
+        return batch -> {
+            List<Future<RecordMetadata>> sends = batch.stream().map(producer::send).toList();
+            try {
+                for (Future<RecordMetadata> send : sends) {
+                    send.get(ACK_SECONDS, TimeUnit.SECONDS);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("interrupted while Kafka acknowledged the records", e);
+            } catch (ExecutionException | TimeoutException e) {
+                throw new IllegalStateException("Kafka did not acknowledge the records: " + e, e);
+            }
+        };
+    }
+
     /** A dry run: validates and counts, sends nothing. */
     public static final Sink<RuntimeException> DRY_RUN = batch -> { };
     public static final int MAX_LISTED_REJECTS = 1000;
@@ -91,6 +116,7 @@ public final class Importer {
     public static final List<String> SKIPPED_SCHEMAS = List.of("derived.v1", "cursor.v1");
     private static final Pattern TENANT = Pattern.compile("^[a-z0-9][a-z0-9_-]{0,62}$");
     private static final int BATCH_RECORDS = 500;
+    private static final long ACK_SECONDS = 30;
     private static final long BATCH_BYTES = 4L * 1024 * 1024;
 
     private final PayloadValidator validator;
