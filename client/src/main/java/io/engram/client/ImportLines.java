@@ -3,7 +3,6 @@ package io.engram.client;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -18,13 +17,16 @@ final class ImportLines implements Importer.Entries {
     private static final ObjectMapper JSON = new ObjectMapper().enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
 
     private final InputStream in;
+    private final byte[] buffer = new byte[64 * 1024];
+    private int position;
+    private int filled;
     private final int maxLineBytes;
     private final ByteArrayOutputStream line = new ByteArrayOutputStream();
     private long number;
     private boolean ended;
 
     ImportLines(InputStream in, int maxLineBytes) {
-        this.in = new BufferedInputStream(in, 64 * 1024);
+        this.in = in;
         this.maxLineBytes = maxLineBytes;
     }
 
@@ -62,15 +64,27 @@ final class ImportLines implements Importer.Entries {
     private boolean readLine() throws IOException {
         line.reset();
         boolean within = true;
-        int b;
-        while ((b = in.read()) != -1 && b != '\n') {
-            if (line.size() < maxLineBytes) {
-                line.write(b);
-            } else {
-                within = false; // the rest of the line is read and dropped
+        while (true) {
+            if (position == filled) {
+                filled = in.read(buffer);
+                position = 0;
+                if (filled <= 0) {
+                    filled = 0;
+                    ended = true;
+                    return within;
+                }
+            }
+            int newline = position;
+            while (newline < filled && buffer[newline] != '\n') {
+                newline++;
+            }
+            int room = maxLineBytes - line.size();
+            within &= newline - position <= room; // past the bound the rest of the line is read and dropped
+            line.write(buffer, position, Math.min(newline - position, Math.max(room, 0)));
+            position = Math.min(newline + 1, filled);
+            if (newline < filled) {
+                return within;
             }
         }
-        ended = b == -1;
-        return within;
     }
 }
