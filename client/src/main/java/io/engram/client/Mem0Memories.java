@@ -127,22 +127,24 @@ final class Mem0Memories implements Importer.Entries {
                 record.put(scope, m.get(scope).asText());
             }
         }
-        if (m.path("expiration_date").isTextual()) {
-            record.put("expires_at", expiry(m.get("expiration_date").asText()));
+        String expiresAt = m.path("expiration_date").isTextual() ? expiry(m.get("expiration_date").asText()) : null;
+        if (expiresAt != null) {
+            record.put("expires_at", expiresAt);
         }
         record.put("ts", (m.path("updated_at").isTextual() ? m.get("updated_at") : m.get("created_at")).asText());
         return new Importer.Entry(line, record, null);
     }
 
     /**
-     * Mem0's {@code expiration_date}: a date (its documented form, {@code 2025-12-31}) is the last day the memory is
-     * retrieved, so it expires at the start of the next day, UTC; a date-time is taken as it is.
+     * Mem0's {@code expiration_date} as an instant, or null: a {@code YYYY-MM-DD} date, evaluated in UTC and inclusive
+     * of the day, so the memory expires at the start of the next day. Mem0 reads any other value as no expiry (its
+     * malformed dates "fail open"), and so does the import.
      */
     private static String expiry(String date) {
         try {
             return LocalDate.parse(date).plusDays(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
         } catch (DateTimeParseException notADate) {
-            return date; // the validator refuses it when it is no date-time either
+            return null;
         }
     }
 }

@@ -56,6 +56,7 @@ class Mem0MemoriesTest {
                 .containsExactly("c5d6e7f8-0910-4a1b-8c2d-3e4f5a6b7c8d", "d6e7f809-1a2b-4c3d-9e4f-5a6b7c8d9e0f");
         assertThat(kept.all().get(0).json().get("ts").asText()).isEqualTo("2025-03-01T10:00:00.123456-08:00");
         assertThat(kept.all().get(1).json().get("agent_id").asText()).isEqualTo("scheduler");
+        assertThat(kept.all().get(1).json().has("expires_at")).as("Mem0 reads a malformed date as no expiry").isFalse();
         assertThat(outcome.rejected()).isEmpty();
     }
 
