@@ -510,4 +510,35 @@ class MemoryServiceTest {
                     .as(route).isTrue();
         }
     }
+
+    private static String exported(String memoryId, String text, String ts, String supersedes) {
+        ObjectNode m = JSON.createObjectNode().put("schema", "memory.v1").put("tenant_id", "old").put("memory_id", memoryId)
+                .put("type", "memory").put("op", "upsert").put("text", text).put("user_id", "ivy").put("ts", ts);
+        if (supersedes != null) {
+            m.putArray("supersedes").add(supersedes);
+        }
+        return m.toString();
+    }
+
+    @Test
+    void anExportImportedTwiceIsStoredOnceUnderTheKeysTenantWithItsSupersessionKept() throws Exception {
+        String export = String.join("\n",
+                exported("imp-city-1", "Ivy the importer lives in Paris.", "2025-01-01T00:00:00Z", null),
+                exported("imp-city-2", "Ivy the importer lives in Lyon.", "2025-01-02T00:00:00Z", "old/imp-city-1"),
+                exported("imp-tea", "Ivy the importer drinks green tea.", "2025-01-03T00:00:00Z", null),
+                "{\"schema\":\"derived.v1\",\"tenant_id\":\"old\"}");
+        for (int i = 0; i < 2; i++) {
+            Answer imported = call("POST", "/v1/import", acme, export);
+            assertThat(imported.status()).as("%s", imported.body()).isEqualTo(200);
+            assertThat(imported.body().get("accepted").toString()).isEqualTo("{\"memory.v1\":3}");
+            assertThat(imported.body().get("skipped").asLong()).isEqualTo(1);
+            assertThat(imported.body().get("rejected")).isEmpty();
+        }
+        await("the older city superseded by the newer", () -> call("GET", "/v1/memories/imp-city-1", acme, null)
+                .body().path("superseded_by").toString().contains("acme/imp-city-2"));
+        await("the imported memories stored", () -> call("GET", "/v1/memories/imp-tea", acme, null).status() == 200);
+        assertThat(storedIds("acme", "user_id", "ivy")).as("twice imported, once stored")
+                .containsExactly("acme/imp-city-1", "acme/imp-city-2", "acme/imp-tea");
+        assertThat(storedIds("old", "user_id", "ivy")).as("nothing of the export's tenant").isEmpty();
+    }
 }

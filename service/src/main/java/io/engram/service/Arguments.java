@@ -1,6 +1,7 @@
 package io.engram.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.client.Importer;
 import io.engram.model.retrieval.RecordType;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -115,6 +116,15 @@ final class Arguments {
             return RecordType.ofLabel(label);
         } catch (IllegalArgumentException e) {
             throw ApiError.invalid("unknown record type: " + label);
+        }
+    }
+
+    /** A query string's {@code format} of an import: {@code engram} when absent, else {@code engram} or {@code mem0}. */
+    static Importer.Format importFormat(Map<String, String> query) throws ApiError {
+        try {
+            return Importer.Format.named(query.getOrDefault("format", "engram"));
+        } catch (IllegalArgumentException e) {
+            throw ApiError.invalid("format: " + e.getMessage());
         }
     }
 }

@@ -3,6 +3,7 @@ package io.engram.service;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.Importer;
 import io.engram.client.PayloadKind;
 import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.retrieval.AssembledContext;
@@ -11,6 +12,7 @@ import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
 import java.io.IOException;
+import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -32,6 +34,7 @@ final class HttpApi {
     private final ServiceMetrics metrics;
     private final CollapseConfig collapse;
     private final int maxDocumentBody;
+    private final Importer importer;
 
     HttpApi(Operations operations, Administration admin, QuotaGate quotas, ServiceMetrics metrics,
             ServiceConfig config) {
@@ -42,6 +45,7 @@ final class HttpApi {
         this.metrics = metrics;
         this.collapse = config.collapse();
         this.maxDocumentBody = config.limits().maxDocumentBytes() + 64 * 1024;
+        this.importer = new Importer(config.limits());
     }
 
     Reply liveness(HttpCall call) {
@@ -73,6 +77,13 @@ final class HttpApi {
         int maxBody = kind == PayloadKind.DOC ? maxDocumentBody : MemoryService.MAX_BODY_BYTES;
         Writes.Written written = operations.write(call.tenant(), kind, call.json(maxBody));
         return Reply.of(written.accepted().isEmpty() ? 400 : 202, ResponsesJson.written(written));
+    }
+
+    Reply importRecords(HttpCall call) throws ApiError, SQLException, IOException {
+        Importer.Format format = Arguments.importFormat(call.query());
+        try (InputStream body = call.body()) {
+            return Reply.ok(ResponsesJson.imported(operations.importRecords(call.tenant(), body, format, importer)));
+        }
     }
 
     Reply context(HttpCall call) throws ApiError, IOException {

@@ -60,6 +60,11 @@ final class HttpCall {
         return params;
     }
 
+    /** The body as it arrives, unbounded: for a route that reads it a piece at a time (an import). */
+    InputStream body() {
+        return exchange.getRequestBody();
+    }
+
     /** The body; 413 when it is longer than {@code maxBytes}. */
     byte[] bytes(int maxBytes) throws ApiError, IOException {
         byte[] body;

@@ -2,6 +2,7 @@ package io.engram.service;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.Importer;
 import io.engram.client.Payload;
 import io.engram.client.PayloadKind;
 import io.engram.model.collapse.CycleMetrics;
@@ -16,6 +17,7 @@ import io.engram.retrieval.Stages;
 import io.engram.store.MemoryReader;
 import io.engram.store.RecordIds;
 import java.io.IOException;
+import java.io.InputStream;
 import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
@@ -86,6 +88,12 @@ final class Operations {
             meter.wrote(tenant, written.accepted().size(), written.acceptedBytes());
         }
         return written;
+    }
+
+    /** Imports an export or a Mem0 listing into the tenant, batch by batch within its quotas (docs/operations.md, "Import"). */
+    Importer.Outcome importRecords(String tenant, InputStream in, Importer.Format format, Importer importer)
+            throws ApiError, IOException {
+        return importer.run(in, tenant, format, new ImportSink(tenant, writes, quotas, meter));
     }
 
     /** A read's body may name its tenant only as the key's: another is refused and audited, as a write's is. */

@@ -3,6 +3,7 @@ package io.engram.service;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.client.Importer;
 import io.engram.model.retrieval.AssembledContext;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
@@ -115,6 +116,17 @@ public final class ResponsesJson {
         written.rejected().forEach(r -> rejected.addObject().put("index", r.index()).put("code", r.code())
                 .put("message", r.message()));
         return root;
+    }
+
+    /** What an import did: records published per schema, lines skipped, lines rejected (the first ones listed). */
+    static ObjectNode imported(Importer.Outcome outcome) {
+        ObjectNode root = JSON.createObjectNode();
+        ObjectNode accepted = root.putObject("accepted");
+        outcome.accepted().forEach(accepted::put);
+        root.put("skipped", outcome.skipped());
+        ArrayNode rejected = root.putArray("rejected");
+        outcome.rejected().forEach(r -> rejected.addObject().put("line", r.line()).put("error", r.error()));
+        return root.put("rejected_not_listed", outcome.rejectedNotListed());
     }
 
     static ObjectNode forgetRequested(Operations.ForgetReceipt receipt) {

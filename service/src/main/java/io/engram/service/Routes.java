@@ -47,6 +47,7 @@ public final class Routes {
             new Endpoint("GET", "/v1/memories", READ, "listRecords", HttpApi::list),
             new Endpoint("GET", "/v1/entities", READ, "listEntities", HttpApi::entities),
             new Endpoint("POST", "/v1/documents", TENANT, WRITE, "writeDocument", (api, call) -> api.write(call, PayloadKind.DOC)),
+            new Endpoint("POST", "/v1/import", TENANT, WRITE, "importRecords", HttpApi::importRecords),
             new Endpoint("POST", "/v1/context", READ, "assembleContext", HttpApi::context),
             new Endpoint("POST", "/v1/search", READ, "search", HttpApi::search),
             new Endpoint("GET", "/v1/memories/{id}", READ, "getRecord", HttpApi::get),

@@ -137,7 +137,7 @@ record Writes(Publisher publisher, ForgetLog audit, Clock clock, int maxBatch) {
         }
     }
 
-    private static String storeId(PayloadKind kind, String tenant, ObjectNode p) {
+    static String storeId(PayloadKind kind, String tenant, ObjectNode p) {
         return switch (kind) {
             case TURN -> RecordIds.turn(tenant, p.get("session_id").asText(), p.get("turn_id").asText());
             case MEMORY -> RecordIds.memory(tenant, p.get("memory_id").asText());
@@ -151,7 +151,7 @@ record Writes(Publisher publisher, ForgetLog audit, Clock clock, int maxBatch) {
         awaitAcks(List.of(publisher.send(payload)));
     }
 
-    private static void awaitAcks(List<Future<?>> sends) throws ApiError {
+    static void awaitAcks(List<Future<?>> sends) throws ApiError {
         try {
             for (Future<?> send : sends) {
                 send.get(KAFKA_ACK_SECONDS, TimeUnit.SECONDS);

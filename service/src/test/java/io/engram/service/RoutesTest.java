@@ -33,7 +33,7 @@ class RoutesTest {
                 "PATCH /v1/admin/tenants/{tenant_id}", "DELETE /v1/admin/tenants/{tenant_id}", "GET /v1/admin/usage");
         assertThat(byAccess.get(Route.Access.DIRECTORY)).containsExactly("GET /v1/tenants");
         assertThat(byAccess.get(Route.Access.TENANT)).containsExactlyInAnyOrder("POST /v1/turns", "POST /v1/memories",
-                "POST /v1/documents", "DELETE /v1/memories/{id}", "DELETE /v1/sessions/{session_id}",
+                "POST /v1/documents", "POST /v1/import", "DELETE /v1/memories/{id}", "DELETE /v1/sessions/{session_id}",
                 "DELETE /v1/users/{user_id}", "POST /mcp");
         assertThat(Routes.ALL.stream().map(Route::operationId).distinct()).hasSameSizeAs(Routes.ALL);
     }
@@ -43,7 +43,7 @@ class RoutesTest {
         Map<Scope, List<String>> byScope = Routes.ALL.stream().filter(r -> r.scope() != null).collect(Collectors.groupingBy(
                 Route::scope, Collectors.mapping(Route::toString, Collectors.toList())));
         assertThat(byScope.get(Scope.WRITE)).containsExactlyInAnyOrder("POST /v1/turns", "POST /v1/memories",
-                "POST /v1/documents");
+                "POST /v1/documents", "POST /v1/import");
         assertThat(byScope.get(Scope.FORGET)).containsExactlyInAnyOrder("DELETE /v1/memories/{id}",
                 "DELETE /v1/sessions/{session_id}", "DELETE /v1/users/{user_id}");
         assertThat(byScope.get(Scope.ADMIN)).hasSize(10).allMatch(r -> r.contains("/v1/keys") || r.contains("/v1/admin/"));
