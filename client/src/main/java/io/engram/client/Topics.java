@@ -19,9 +19,10 @@ public final class Topics {
     public static final String FORGETS = "engram.forgets.v1";
     public static final String REJECTS = "engram.rejects.v1";
     public static final String ALERTS = "engram.alerts.v1";
+    public static final String CHANGES = "engram.changes.v1";
 
     /** Every topic, inputs first. */
-    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, FORGETS, REJECTS, ALERTS);
+    public static final List<String> ALL = List.of(TURNS, DOCS, MEMORIES, FORGETS, REJECTS, ALERTS, CHANGES);
     /** The inputs the pipeline reads. */
     public static final List<String> INPUTS = List.of(TURNS, DOCS, MEMORIES, FORGETS);
 
