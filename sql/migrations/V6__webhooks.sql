@@ -1,6 +1,7 @@
 -- Webhooks over the change feed (docs/operations.md, "Webhooks"): what a tenant registered, each webhook's queue of
--- changes still to deliver, and the log of delivery attempts. The service's dispatcher fills the queue from
--- engram.changes.v1 (idempotent by the change's partition and offset) and its senders empty it in order.
+-- changes still to deliver, how far into each partition of engram.changes.v1 it was queued, and the log of
+-- delivery attempts. The service's dispatcher fills the queues (a change read again, after a crash or a rebalance,
+-- is below the webhook's offset and not queued again, even once delivered) and its senders empty them in order.
 
 CREATE TABLE webhooks (
   webhook_id         TEXT        PRIMARY KEY,
@@ -32,6 +33,14 @@ CREATE TABLE webhook_queue (
   attempts          INT         NOT NULL DEFAULT 0,
   enqueued_at       TIMESTAMPTZ NOT NULL,
   PRIMARY KEY (webhook_id, change_partition, change_offset)
+);
+
+-- The next offset of each partition of the change feed a webhook takes: what is below was queued already.
+CREATE TABLE webhook_offsets (
+  webhook_id        TEXT    NOT NULL REFERENCES webhooks ON DELETE CASCADE,
+  change_partition  INT     NOT NULL,
+  next_offset       BIGINT  NOT NULL,
+  PRIMARY KEY (webhook_id, change_partition)
 );
 
 -- Every attempt, the newest webhooks.log-size kept per webhook.

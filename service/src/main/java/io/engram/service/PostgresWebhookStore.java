@@ -115,24 +115,33 @@ final class PostgresWebhookStore implements WebhookStore {
         });
     }
 
+    /** A change for the tenant's webhooks that take its kind and have not queued its offset of its partition. */
+    private static final String ENQUEUE = "WITH targets AS (SELECT w.webhook_id FROM webhooks w LEFT JOIN webhook_offsets o"
+            + " ON o.webhook_id = w.webhook_id AND o.change_partition = ? WHERE w.tenant_id = ?"
+            + " AND (w.kinds = '' OR ? = ANY(string_to_array(w.kinds, ','))) AND (o.next_offset IS NULL OR o.next_offset <= ?)),"
+            + " marked AS (INSERT INTO webhook_offsets (webhook_id, change_partition, next_offset)"
+            + " SELECT webhook_id, ?, ? FROM targets ON CONFLICT (webhook_id, change_partition)"
+            + " DO UPDATE SET next_offset = GREATEST(webhook_offsets.next_offset, EXCLUDED.next_offset)),"
+            + " queued AS (INSERT INTO webhook_queue (webhook_id, change_partition, change_offset, change_id, kind, body,"
+            + " enqueued_at) SELECT webhook_id, ?, ?, ?, ?, ?, ? FROM targets ON CONFLICT DO NOTHING RETURNING 1)"
+            + " SELECT count(*) FROM queued";
+
     @Override
     public int enqueue(List<Change> changes, Instant at) throws SQLException {
         return jdbc.transaction(c -> {
             int added = 0;
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO webhook_queue (webhook_id, change_partition,"
-                    + " change_offset, change_id, kind, body, enqueued_at) SELECT w.webhook_id, ?, ?, ?, ?, ?, ?"
-                    + " FROM webhooks w WHERE w.tenant_id = ? AND (w.kinds = '' OR ? = ANY(string_to_array(w.kinds, ',')))"
-                    + " ON CONFLICT DO NOTHING")) {
+            try (PreparedStatement ps = c.prepareStatement(ENQUEUE)) {
                 for (Change change : changes) {
-                    ps.setInt(1, change.partition());
-                    ps.setLong(2, change.offset());
-                    ps.setString(3, change.changeId());
-                    ps.setString(4, change.kind());
-                    ps.setString(5, change.body());
-                    ps.setTimestamp(6, Timestamp.from(at));
-                    ps.setString(7, change.tenantId());
-                    ps.setString(8, change.kind());
-                    added += ps.executeUpdate();
+                    Object[] values = {change.partition(), change.tenantId(), change.kind(), change.offset(),
+                            change.partition(), change.offset() + 1, change.partition(), change.offset(),
+                            change.changeId(), change.kind(), change.body(), Timestamp.from(at)};
+                    for (int i = 0; i < values.length; i++) {
+                        ps.setObject(i + 1, values[i]);
+                    }
+                    try (ResultSet rs = ps.executeQuery()) {
+                        rs.next();
+                        added += rs.getInt(1);
+                    }
                 }
             }
             return added;

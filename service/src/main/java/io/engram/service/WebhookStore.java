@@ -13,9 +13,12 @@ import java.util.Set;
  */
 interface WebhookStore extends AutoCloseable {
 
-    /** A webhook as registered; {@code kinds} empty is every change kind. */
+    /** A webhook as registered; {@code kinds} (held sorted) empty is every change kind. */
     record Webhook(String webhookId, String tenantId, String url, Set<String> kinds, String description, String secret,
                    Instant createdAt) {
+        public Webhook {
+            kinds = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(kinds));
+        }
     }
 
     /** Why and since when delivery was paused. */
@@ -69,7 +72,8 @@ interface WebhookStore extends AutoCloseable {
 
     /**
      * Queues each change for every webhook of its tenant whose kinds take it, paused ones included (a resumed
-     * webhook continues where it stopped); a change queued before is not queued again. Returns the rows added.
+     * webhook continues where it stopped). A webhook remembers the next offset of each partition it queued: a change
+     * below it was queued before, and is not queued again even once delivered. Returns the rows added.
      */
     int enqueue(List<Change> changes, Instant at) throws SQLException;
 

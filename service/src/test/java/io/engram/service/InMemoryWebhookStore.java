@@ -26,6 +26,7 @@ final class InMemoryWebhookStore implements WebhookStore {
         String leaseOwner;
         Instant leaseUntil;
         final TreeMap<String, Queued> queue = new TreeMap<>();
+        final Map<Integer, Long> nextOffsets = new TreeMap<>();
         final List<Attempt> log = new ArrayList<>();
 
         Held(Webhook webhook) {
@@ -103,10 +104,14 @@ final class InMemoryWebhookStore implements WebhookStore {
         for (Change c : changes) {
             for (Held h : webhooks.values()) {
                 boolean takes = h.webhook.tenantId().equals(c.tenantId())
-                        && (h.webhook.kinds().isEmpty() || h.webhook.kinds().contains(c.kind()));
-                if (takes && h.queue.putIfAbsent(position(c.partition(), c.offset()),
-                        new Queued(c.partition(), c.offset(), c.changeId(), c.kind(), c.body(), 0)) == null) {
-                    added++;
+                        && (h.webhook.kinds().isEmpty() || h.webhook.kinds().contains(c.kind()))
+                        && h.nextOffsets.getOrDefault(c.partition(), 0L) <= c.offset();
+                if (takes) {
+                    h.nextOffsets.merge(c.partition(), c.offset() + 1, Math::max);
+                    if (h.queue.putIfAbsent(position(c.partition(), c.offset()),
+                            new Queued(c.partition(), c.offset(), c.changeId(), c.kind(), c.body(), 0)) == null) {
+                        added++;
+                    }
                 }
             }
         }
