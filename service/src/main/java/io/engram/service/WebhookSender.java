@@ -51,42 +51,58 @@ final class WebhookSender {
 
     /**
      * Sends the webhook's changes until its queue is empty, an attempt fails, a turn is done, the lease is lost or
-     * {@code going} turns false.
+     * {@code going} turns false. The lease is renewed once half of it is gone: an attempt, shorter than the timeout,
+     * less than half the lease, always ends within it.
      */
     void drain(String webhookId, BooleanSupplier going) throws SQLException, InterruptedException {
+        Instant now = clock.instant();
+        if (!store.lease(webhookId, owner, now, now.plus(settings.lease()))) {
+            return;
+        }
+        Instant renewAt = now.plus(settings.lease().dividedBy(2));
+        Optional<WebhookStore.Registered> found = store.find(webhookId);
+        if (found.isEmpty()) {
+            return;
+        }
+        WebhookStore.Webhook webhook = found.get().webhook();
+        WebhookStore.State state = found.get().state();
         for (int sent = 0; sent < TURN && going.getAsBoolean(); sent++) {
-            Instant now = clock.instant();
-            if (!store.lease(webhookId, owner, now, now.plus(settings.lease()))) {
-                return;
+            now = clock.instant();
+            if (now.isAfter(renewAt)) {
+                if (!store.lease(webhookId, owner, now, now.plus(settings.lease()))) {
+                    return;
+                }
+                renewAt = now.plus(settings.lease().dividedBy(2));
             }
-            Optional<WebhookStore.Registered> webhook = store.find(webhookId);
             Optional<WebhookStore.Queued> head = store.head(webhookId);
-            if (webhook.isEmpty() || head.isEmpty() || !attempt(webhook.get(), head.get())) {
+            // after a delivery, no failure is in a row any more
+            if (head.isEmpty() || !attempt(webhook, sent == 0 ? state.failuresInRow() : 0,
+                    sent == 0 ? state.failingSince() : null, head.get())) {
                 return;
             }
         }
     }
 
-    /** One attempt at the change, recorded; true when it was delivered. */
-    private boolean attempt(WebhookStore.Registered r, WebhookStore.Queued change) throws SQLException, InterruptedException {
-        Outcome outcome = post(r.webhook(), change);
-        String webhookId = r.webhook().webhookId();
+    /** One attempt at the change after {@code failures} in a row since {@code failingSince}, recorded; true when delivered. */
+    private boolean attempt(WebhookStore.Webhook webhook, int failures, Instant failingSince, WebhookStore.Queued change)
+            throws SQLException, InterruptedException {
+        Outcome outcome = post(webhook, change);
+        String webhookId = webhook.webhookId();
         WebhookStore.Attempt attempt = new WebhookStore.Attempt(change.changeId(), change.kind(), change.attempts() + 1,
                 outcome.status(), outcome.error(), clock.instant());
         if (attempt.delivered()) {
             store.delivered(webhookId, change, attempt, settings.logSize());
             return true;
         }
-        int failures = r.state().failuresInRow() + 1;
-        Instant failingSince = r.state().failingSince() == null ? attempt.at() : r.state().failingSince();
-        boolean giveUp = failures >= settings.pauseAfterFailures()
-                || !attempt.at().isBefore(failingSince.plus(settings.pauseAfter()));
+        int inRow = failures + 1;
+        Instant since = failingSince == null ? attempt.at() : failingSince;
+        boolean giveUp = inRow >= settings.pauseAfterFailures() || !attempt.at().isBefore(since.plus(settings.pauseAfter()));
         WebhookStore.Pause pause = giveUp ? new WebhookStore.Pause(attempt.at(), outcome.error()) : null;
-        store.failed(webhookId, change, attempt, attempt.at().plus(settings.backoff(failures, random.nextDouble())),
-                pause, settings.logSize());
+        store.failed(webhookId, change, attempt, attempt.at().plus(settings.backoff(inRow, random.nextDouble())), pause,
+                settings.logSize());
         if (giveUp) {
-            LOG.warn("webhook {} of tenant {} paused after {} failures in a row: {}", webhookId, r.webhook().tenantId(),
-                    failures, outcome.error());
+            LOG.warn("webhook {} of tenant {} paused after {} failures in a row: {}", webhookId, webhook.tenantId(), inRow,
+                    outcome.error());
         }
         return false;
     }

@@ -66,7 +66,12 @@ class WebhooksApiTest {
         assertThat(got.body().get("url").asText()).isEqualTo("https://hooks.example.com/engram");
         JsonNode listed = api.call("GET", "/v1/webhooks", acmeAdmin, null).body();
         assertThat(listed.get("webhooks")).hasSize(2);
-        assertThat(listed.at("/webhooks/1/kinds").size()).as("every kind").isZero();
+        assertThat(listed.get("webhooks").findValuesAsText("url"))
+                .containsExactlyInAnyOrder("https://hooks.example.com/engram", "http://127.0.0.1:9/all");
+        for (JsonNode listedWebhook : listed.get("webhooks")) {
+            assertThat(listedWebhook.get("kinds").size()).as("every kind when none was asked")
+                    .isEqualTo(listedWebhook.get("url").asText().endsWith("/all") ? 0 : 2);
+        }
         assertThat(listed.toString()).doesNotContain("secret");
         assertThat(api.call("GET", "/v1/webhooks", ADMIN, "acme", null).body().get("webhooks"))
                 .as("the operator admin key names the tenant").hasSize(2);
