@@ -73,6 +73,9 @@ final class WebhookDispatcher implements AutoCloseable {
             LOG.warn("webhooks: looking for queues due failed: {}", e.toString());
         } catch (RejectedExecutionException e) {
             // closing: the webhooks left are sent by the next replica or start
+        } catch (RuntimeException e) {
+            // a scheduled task that throws is never run again: log it and look again at the next poll
+            LOG.error("webhooks: looking for queues due failed", e);
         }
     }
 
@@ -81,6 +84,8 @@ final class WebhookDispatcher implements AutoCloseable {
             sender.drain(webhookId, () -> !closing);
         } catch (SQLException e) {
             LOG.warn("webhooks: sending {} failed on PostgreSQL: {}", webhookId, e.toString());
+        } catch (RuntimeException e) {
+            LOG.error("webhooks: sending {} failed", webhookId, e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {

@@ -59,14 +59,17 @@ final class WebhookIntake implements Runnable, AutoCloseable {
     public void run() {
         try (consumer) {
             while (!closed) {
-                ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
-                if (!records.isEmpty()) {
-                    take(records);
+                try {
+                    ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(500));
+                    if (!records.isEmpty()) {
+                        take(records);
+                    }
+                } catch (WakeupException e) {
+                    // only close() wakes the consumer: the loop ends
+                } catch (KafkaException e) {
+                    LOG.error("webhooks: reading the change feed failed; reading again in {}", RETRY, e);
+                    Thread.sleep(RETRY.toMillis());
                 }
-            }
-        } catch (WakeupException e) {
-            if (!closed) {
-                throw e;
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -108,14 +108,12 @@ final class WebhookSender {
     }
 
     private Outcome post(WebhookStore.Webhook webhook, WebhookStore.Queued change) throws InterruptedException {
-        long timestamp = clock.instant().getEpochSecond();
-        HttpRequest request = HttpRequest.newBuilder(URI.create(webhook.url())).timeout(settings.timeout())
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "engram-webhooks/1")
-                .header(WebhookSignature.CHANGE_ID, change.changeId())
-                .header(WebhookSignature.TIMESTAMP, String.valueOf(timestamp))
-                .header(WebhookSignature.SIGNATURE, WebhookSignature.header(webhook.secret(), timestamp, change.body()))
-                .POST(HttpRequest.BodyPublishers.ofString(change.body())).build();
+        HttpRequest request;
+        try {
+            request = request(webhook, change);
+        } catch (IllegalArgumentException e) {
+            return new Outcome(null, "cannot send to " + webhook.url() + ": " + e.getMessage());
+        }
         String to = webhook.url();
         try {
             int status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
@@ -129,6 +127,18 @@ final class WebhookSender {
         } catch (IOException e) {
             return new Outcome(null, "failed sending to " + to + ": " + reason(e));
         }
+    }
+
+    /** The change's POST, signed as sent now. */
+    private HttpRequest request(WebhookStore.Webhook webhook, WebhookStore.Queued change) {
+        long timestamp = clock.instant().getEpochSecond();
+        return HttpRequest.newBuilder(URI.create(webhook.url())).timeout(settings.timeout())
+                .header("Content-Type", "application/json")
+                .header("User-Agent", "engram-webhooks/1")
+                .header(WebhookSignature.CHANGE_ID, change.changeId())
+                .header(WebhookSignature.TIMESTAMP, String.valueOf(timestamp))
+                .header(WebhookSignature.SIGNATURE, WebhookSignature.header(webhook.secret(), timestamp, change.body()))
+                .POST(HttpRequest.BodyPublishers.ofString(change.body())).build();
     }
 
     /** The first message along the causes ("Connection refused"), else the innermost failure's name. */
