@@ -2,9 +2,11 @@ package io.engram.service;
 
 import java.sql.SQLException;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Where webhooks, their queues of changes to deliver and their delivery logs live ({@link PostgresWebhookStore}:
@@ -17,7 +19,7 @@ interface WebhookStore extends AutoCloseable {
     record Webhook(String webhookId, String tenantId, String url, Set<String> kinds, String description, String secret,
                    Instant createdAt) {
         public Webhook {
-            kinds = java.util.Collections.unmodifiableSortedSet(new java.util.TreeSet<>(kinds));
+            kinds = Collections.unmodifiableSortedSet(new TreeSet<>(kinds));
         }
     }
 
