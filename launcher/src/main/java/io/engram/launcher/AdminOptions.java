@@ -6,8 +6,8 @@ import java.io.PrintWriter;
 import picocli.CommandLine.Option;
 
 /**
- * Where {@code ./engram tenants} and {@code ./engram keys} find the memory service and the key they call it with;
- * each prints the service's answer as JSON and exits 0 on 2xx, 1 otherwise.
+ * Where {@code ./engram tenants}, {@code ./engram keys} and {@code ./engram webhooks} find the memory service and the
+ * key they call it with; each prints the service's answer as JSON and exits 0 on 2xx, 1 otherwise.
  */
 final class AdminOptions {
 
@@ -16,8 +16,8 @@ final class AdminOptions {
     String url;
 
     @Option(names = "--key", paramLabel = "KEY", defaultValue = "${env:ENGRAM_ADMIN_KEY}",
-            description = "The admin key `./engram up` prints (default: ENGRAM_ADMIN_KEY); for keys, a tenant key with"
-                    + " the admin scope works too.")
+            description = "The admin key `./engram up` prints (default: ENGRAM_ADMIN_KEY); for keys and webhooks, a"
+                    + " tenant key with the admin scope works too.")
     String key;
 
     /** Sends one call and prints its answer; the exit status. */

@@ -11,6 +11,7 @@ import picocli.CommandLine.Command;
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, MentionsCommand.class, CompactCommand.class, RecallCommand.class,
                 ServeCommand.class, UpCommand.class, TenantsCommand.class, ImportCommand.class, KeysCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
                 ClusterCommand.class,
+                WebhooksCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Benchmarks (the bench module): ./engram bench --help",
                 "Every test suite, installing what they need: ./engram test"})

@@ -29,13 +29,16 @@ final class Administration {
     private final Operations operations;
     private final UsageMeter meter;
     private final UsageLedger ledger;
+    private final WebhookStore webhooks;
     private final Clock clock;
 
-    Administration(KeyDirectory directory, Operations operations, UsageMeter meter, UsageLedger ledger, Clock clock) {
+    Administration(KeyDirectory directory, Operations operations, UsageMeter meter, UsageLedger ledger,
+                   WebhookStore webhooks, Clock clock) {
         this.directory = directory;
         this.operations = operations;
         this.meter = meter;
         this.ledger = ledger;
+        this.webhooks = webhooks;
         this.clock = clock;
     }
 
@@ -76,7 +79,8 @@ final class Administration {
 
     /**
      * Deletes a tenant: its keys (the key file's too) stop working at once, and its records are forgotten through
-     * the forget path with a {@code forgets} row. A retry sends the same forget again; the forget applies once.
+     * the forget path with a {@code forgets} row, and its webhooks go, with what they had still to deliver. A retry
+     * sends the same forget again; the forget applies once.
      */
     Operations.ForgetReceipt deleteTenant(String tenantId) throws ApiError, SQLException {
         if (!ApiKeys.isTenantId(tenantId)) {
@@ -85,6 +89,7 @@ final class Administration {
         Instant now = clock.instant();
         String forgetId = directory.store().markDeleting(tenantId, "fgt-" + UUID.randomUUID(), now);
         directory.reload();
+        webhooks.deleteTenant(tenantId);
         return operations.forgetTenant(tenantId, forgetId, now);
     }
 

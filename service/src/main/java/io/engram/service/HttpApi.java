@@ -29,6 +29,7 @@ final class HttpApi {
 
     private final Operations operations;
     private final Administration admin;
+    private final Webhooks webhooks;
     private final QuotaGate quotas;
     private final McpEndpoint mcp;
     private final ServiceMetrics metrics;
@@ -36,10 +37,11 @@ final class HttpApi {
     private final int maxDocumentBody;
     private final Importer importer;
 
-    HttpApi(Operations operations, Administration admin, QuotaGate quotas, ServiceMetrics metrics,
+    HttpApi(Operations operations, Administration admin, Webhooks webhooks, QuotaGate quotas, ServiceMetrics metrics,
             ServiceConfig config) {
         this.operations = operations;
         this.admin = admin;
+        this.webhooks = webhooks;
         this.quotas = quotas;
         this.mcp = new McpEndpoint(operations);
         this.metrics = metrics;
@@ -196,5 +198,38 @@ final class HttpApi {
 
     Reply deleteTenant(HttpCall call) throws ApiError, SQLException {
         return Reply.of(202, ResponsesJson.forgetRequested(admin.deleteTenant(call.parameter())));
+    }
+
+    Reply createWebhook(HttpCall call) throws ApiError, SQLException, IOException {
+        JsonNode args = call.json(MemoryService.MAX_BODY_BYTES);
+        return Reply.of(201, Webhooks.json(webhooks.create(call.tenant(), args), true));
+    }
+
+    Reply listWebhooks(HttpCall call) throws SQLException {
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("tenant_id", call.tenant());
+        ArrayNode list = answer.putArray("webhooks");
+        webhooks.list(call.tenant()).forEach(w -> list.add(Webhooks.json(w, false)));
+        return Reply.ok(answer);
+    }
+
+    Reply getWebhook(HttpCall call) throws ApiError, SQLException {
+        return Reply.ok(Webhooks.json(webhooks.get(call.tenant(), call.parameter()), false));
+    }
+
+    Reply deleteWebhook(HttpCall call) throws ApiError, SQLException {
+        webhooks.delete(call.tenant(), call.parameter());
+        return Reply.of(204, null);
+    }
+
+    Reply resumeWebhook(HttpCall call) throws ApiError, SQLException {
+        return Reply.ok(Webhooks.json(webhooks.resume(call.tenant(), call.parameter()), false));
+    }
+
+    Reply webhookDeliveries(HttpCall call) throws ApiError, SQLException {
+        int limit = Arguments.limit(call.query(), 50, Webhooks.MAX_LOG_PAGE);
+        ObjectNode answer = ResponsesJson.JSON.createObjectNode().put("webhook_id", call.parameter());
+        ArrayNode log = answer.putArray("deliveries");
+        webhooks.deliveries(call.tenant(), call.parameter(), limit).forEach(a -> log.add(Webhooks.json(a)));
+        return Reply.ok(answer);
     }
 }

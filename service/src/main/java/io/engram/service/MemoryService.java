@@ -57,7 +57,8 @@ public final class MemoryService implements AutoCloseable {
         this.quotas = new QuotaGate(config.quotas(), directory, backends.reads(), meter, System::nanoTime);
         Operations operations = new Operations(backends, config.maxBatch(), meter, quotas);
         this.api = new HttpApi(operations, new Administration(directory, operations, meter, backends.usage(),
-                backends.clock()), quotas, metrics, config);
+                backends.webhooks(), backends.clock()), new Webhooks(backends.webhooks(), backends.clock()), quotas,
+                metrics, config);
         this.server = HttpServer.create(new InetSocketAddress(config.host(), config.port()), 256);
         this.workers = Executors.newFixedThreadPool(64);
         server.setExecutor(workers);

@@ -22,11 +22,12 @@ import org.apache.kafka.common.KafkaException;
 /**
  * Everything the memory service talks to, passed in: the index it reads, where it publishes writes and forgets,
  * the forget log, the cycle rows and the rejects it shows, the tenants and keys made by API, the usage ledger, the
- * checks readiness runs (name → "ok" or why not), its clock, and what closing it releases. {@link #connect} opens the real ones (OpenSearch, Kafka, PostgreSQL);
- * the service's unit tests pass in-memory ones.
+ * webhooks, the checks readiness runs (name → "ok" or why not), its clock, and what closing it releases.
+ * {@link #connect} opens the real ones (OpenSearch, Kafka, PostgreSQL) and, unless {@code webhooks.enabled=false},
+ * starts the {@link WebhookDispatcher}; the service's unit tests pass in-memory ones.
  */
 record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets, CycleSource cycles,
-                       RejectSource rejects, TenantStore tenants, UsageLedger usage,
+                       RejectSource rejects, TenantStore tenants, UsageLedger usage, WebhookStore webhooks,
                        Map<String, Supplier<String>> readiness, Clock clock, AutoCloseable resources) {
 
     /** Opens the servers {@code config} names; what opened is closed again when a later one fails. */
@@ -43,6 +44,11 @@ record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets
             ServiceDatabase database = new ServiceDatabase(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
             TenantStore tenants = new PostgresTenantStore(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
             UsageLedger usage = new PostgresUsageLedger(new Jdbc(config.postgresUrl(), config.postgresUser(), password));
+            Supplier<WebhookStore> webhookStores = () -> new PostgresWebhookStore(new Jdbc(config.postgresUrl(),
+                    config.postgresUser(), password));
+            WebhookStore webhooks = webhookStores.get();
+            AutoCloseable dispatcher = config.webhooks().enabled() ? WebhookDispatcher.start(config.kafka(),
+                    config.webhooks(), webhookStores, Clock.systemUTC()) : () -> { };
             Map<String, Supplier<String>> readiness = new LinkedHashMap<>();
             readiness.put("opensearch", () -> openSearchReady(reads));
             Admin kafka = admin;
@@ -50,8 +56,8 @@ record ServiceBackends(MemoryReads reads, Publisher publisher, ForgetLog forgets
             readiness.put("postgres", () -> database.reachable() ? "ok" : "unavailable");
             EngramProducer writes = producer;
             return new ServiceBackends(reads, writes::send, database, database, n -> rejectsTail(config.kafka(), n),
-                    tenants, usage, readiness, Clock.systemUTC(), () -> {
-                        try (reads; writes; database; tenants; usage) {
+                    tenants, usage, webhooks, readiness, Clock.systemUTC(), () -> {
+                        try (reads; writes; database; tenants; usage; webhooks; dispatcher) {
                             kafka.close();
                         }
                     });

@@ -27,11 +27,12 @@ import java.util.Properties;
  * @param maxBatch       records in one write request
  * @param logFormat      {@code text} or {@code json} ({@link LogFormat})
  * @param collapse       the detector's thresholds, the same {@code collapse.*} keys as the job's (the health page draws them)
+ * @param webhooks       the delivery of the change feed to the tenants' webhooks ({@code webhooks.*})
  */
 public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearchConnection openSearch, String index,
                             String postgresUrl, String postgresUser, String postgresPassword,
                             PayloadValidator.Limits limits, QuotaSettings quotas, int maxBatch,
-                            String logFormat, CollapseConfig collapse) {
+                            String logFormat, CollapseConfig collapse, WebhookSettings webhooks) {
 
     /** The settings of a properties file, with the environment's overrides. */
     public static ServiceConfig load(Path file, Map<String, String> environment) throws IOException {
@@ -59,7 +60,8 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
                 quotaSettings(p),
                 Integer.parseInt(p.get("service.max-batch", "500")),
                 p.get(LogFormat.KEY, "text"),
-                CollapseConfig.read(p::get));
+                CollapseConfig.read(p::get),
+                WebhookSettings.read(p::get));
     }
 
     /**
@@ -84,7 +86,7 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
 
     public ServiceConfig withListen(String newHost, int newPort) {
         return new ServiceConfig(newHost, newPort, kafka, openSearch, index, postgresUrl, postgresUser,
-                postgresPassword, limits, quotas, maxBatch, logFormat, collapse);
+                postgresPassword, limits, quotas, maxBatch, logFormat, collapse, webhooks);
     }
 
     /** Every tenant's reads and writes at {@code perSecond}, {@code burst} at once. */
@@ -92,7 +94,7 @@ public record ServiceConfig(String host, int port, KafkaClients kafka, OpenSearc
         TenantStore.Quotas d = quotas.defaults();
         return new ServiceConfig(host, port, kafka, openSearch, index, postgresUrl, postgresUser, postgresPassword,
                 limits, new QuotaSettings(new TenantStore.Quotas(d.records(), d.textBytesPerDay(), perSecond, perSecond),
-                burst / perSecond, quotas.metering()), maxBatch, logFormat, collapse);
+                burst / perSecond, quotas.metering()), maxBatch, logFormat, collapse, webhooks);
     }
 
     private record Settings(Properties properties, Map<String, String> environment) {

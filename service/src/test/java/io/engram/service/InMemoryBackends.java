@@ -43,6 +43,7 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     final List<RejectSource.Received> rejects = new CopyOnWriteArrayList<>();
     final InMemoryTenantStore tenants = new InMemoryTenantStore();
     final InMemoryUsageLedger usage = new InMemoryUsageLedger();
+    final InMemoryWebhookStore webhooks = new InMemoryWebhookStore();
     final Map<String, Supplier<String>> readiness = new LinkedHashMap<>();
     volatile boolean kafkaDown;
     /** While set, what is published waits to be indexed until {@link #indexHeld()}: records on their way. */
@@ -58,7 +59,7 @@ final class InMemoryBackends implements ForgetLog, CycleSource {
     }
 
     ServiceBackends backends() {
-        return new ServiceBackends(reads, this::publish, this, this, this::tail, tenants, usage, readiness,
+        return new ServiceBackends(reads, this::publish, this, this, this::tail, tenants, usage, webhooks, readiness,
                 Clock.fixed(NOW, ZoneOffset.UTC), () -> { });
     }
 

@@ -27,7 +27,9 @@ class RoutesTest {
                 .containsExactlyInAnyOrder("GET /v1/memories", "GET /v1/entities", "GET /v1/memories/{id}", "POST /v1/context",
                         "POST /v1/search", "GET /v1/forgets/{forget_id}", "GET /v1/health", "GET /v1/rejects",
                         "GET /v1/usage", "POST /v1/keys", "GET /v1/keys", "POST /v1/keys/{key_id}/rotate",
-                        "DELETE /v1/keys/{key_id}");
+                        "DELETE /v1/keys/{key_id}", "POST /v1/webhooks", "GET /v1/webhooks",
+                        "GET /v1/webhooks/{webhook_id}", "DELETE /v1/webhooks/{webhook_id}",
+                        "POST /v1/webhooks/{webhook_id}/resume", "GET /v1/webhooks/{webhook_id}/deliveries");
         assertThat(byAccess.get(Route.Access.OPERATOR)).as("an operator admin key's only").containsExactlyInAnyOrder(
                 "POST /v1/admin/tenants", "GET /v1/admin/tenants", "GET /v1/admin/tenants/{tenant_id}",
                 "PATCH /v1/admin/tenants/{tenant_id}", "DELETE /v1/admin/tenants/{tenant_id}", "GET /v1/admin/usage");
@@ -46,7 +48,8 @@ class RoutesTest {
                 "POST /v1/documents", "POST /v1/import");
         assertThat(byScope.get(Scope.FORGET)).containsExactlyInAnyOrder("DELETE /v1/memories/{id}",
                 "DELETE /v1/sessions/{session_id}", "DELETE /v1/users/{user_id}");
-        assertThat(byScope.get(Scope.ADMIN)).hasSize(10).allMatch(r -> r.contains("/v1/keys") || r.contains("/v1/admin/"));
+        assertThat(byScope.get(Scope.ADMIN)).hasSize(16).allMatch(r -> r.contains("/v1/keys") || r.contains("/v1/admin/")
+                || r.contains("/v1/webhooks"));
         assertThat(Routes.ALL).filteredOn(r -> r.scope() == null).allMatch(r -> r.access() == Route.Access.PUBLIC);
     }
 
@@ -61,6 +64,8 @@ class RoutesTest {
         assertThat(Routes.find("POST", "/v1/keys/key_01%2B/rotate").parameter()).as("a parameter before a fixed tail")
                 .isEqualTo("key_01+");
         assertThat(Routes.find("DELETE", "/v1/keys/key_01").route().operationId()).isEqualTo("revokeKey");
+        assertThat(Routes.find("GET", "/v1/webhooks/wh_1/deliveries").route().operationId()).isEqualTo("webhookDeliveries");
+        assertThat(Routes.find("GET", "/v1/webhooks/wh_1").route().operationId()).isEqualTo("getWebhook");
         assertThatThrownBy(() -> Routes.find("POST", "/v1/keys//rotate")).hasMessage("no such endpoint: /v1/keys//rotate");
         assertThatThrownBy(() -> Routes.find("GET", "/v1/memories/")).hasMessage("no such endpoint: /v1/memories/");
         assertThatThrownBy(() -> Routes.find("POST", "/v1/memories/m-1"))
