@@ -41,9 +41,10 @@ import picocli.CommandLine.Spec;
  * {@code ./engram bench export}: one tenant of N records (turns, memories, summaries, embedded with the stand-in)
  * bulk-written through the store's writer onto the embedded OpenSearch, then exported through the real memory
  * service ({@code GET /v1/export}) in this JVM, as {@code ./engram serve} runs it. Two passes: one read as fast as
- * it comes (records per second), one that stops at marks to take the heap in use after a full collection and
- * the highest heap in use between marks. The heap is this JVM's: the service with the embedded servers beside it;
- * what must hold is that it does not grow with the records sent.
+ * it comes (records per second), one that stops at marks to take the heap in use after a full collection and the
+ * highest heap in use between marks; and, side by side, the same records paged through {@code GET /v1/memories}.
+ * The heap is this JVM's (the service with the embedded servers beside it): what must hold is that it does not
+ * grow with the records sent.
  */
 @Command(name = "export", mixinStandardHelpOptions = true,
         description = "A tenant's export through the memory service: records per second and the heap as the stream goes.")
@@ -78,6 +79,7 @@ public final class BenchExportCommand implements Callable<Integer> {
             try (ScaleService service = ScaleService.start(work, settings, List.of(TENANT))) {
                 report.set("fast", pass(service, List.of()));
                 report.set("sampled", pass(service, marks));
+                report.set("listing", listing(service));
             }
         }
         out.println(RawHttp.JSON.writerWithDefaultPrettyPrinter().writeValueAsString(report));
@@ -158,6 +160,28 @@ public final class BenchExportCommand implements Callable<Integer> {
         }
         double seconds = (System.nanoTime() - started - paused) / 1e9;
         return pass.put("status", response.statusCode()).put("records", received).put("seconds", Math.round(seconds * 10) / 10.0)
+                .put("records_per_second", Math.round(received / seconds));
+    }
+
+    /** The alternative without an export: every page of {@code GET /v1/memories}, 100 records each, as a client pages it. */
+    private ObjectNode listing(ScaleService service) throws Exception {
+        HttpClient http = HttpClient.newHttpClient();
+        long received = 0;
+        String cursor = null;
+        long started = System.nanoTime();
+        do {
+            String query = "/v1/memories?limit=100" + (cursor == null ? "" : "&cursor=" + cursor);
+            HttpResponse<String> page = http.send(HttpRequest.newBuilder(URI.create(service.url() + query))
+                    .header("Authorization", "Bearer " + service.key(TENANT)).build(), HttpResponse.BodyHandlers.ofString());
+            if (page.statusCode() != 200) {
+                throw new IllegalStateException("GET " + query + " answered " + page.statusCode() + ": " + page.body());
+            }
+            JsonNode body = RawHttp.JSON.readTree(page.body());
+            received += body.get("records").size();
+            cursor = body.get("next_cursor").isNull() ? null : body.get("next_cursor").asText();
+        } while (cursor != null);
+        double seconds = seconds(started);
+        return RawHttp.JSON.createObjectNode().put("records", received).put("seconds", Math.round(seconds * 10) / 10.0)
                 .put("records_per_second", Math.round(received / seconds));
     }
 
