@@ -14,6 +14,7 @@ safe to retry: a record's id is stable, so a retry rewrites the same record.
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import threading
@@ -23,7 +24,7 @@ import urllib.parse
 import urllib.request
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Sequence, Union
 
 __all__ = [
     "Engram",
@@ -320,6 +321,32 @@ class Engram:
         body = self._request("GET", "/v1/memories?" + query)
         return Page([_record(r) for r in body["records"]], body["next_cursor"])
 
+    def export(self, *, user_id: Optional[str] = None, session_id: Optional[str] = None,
+               agent_id: Optional[str] = None, types: Optional[Sequence[str]] = None,
+               cursor: Optional[str] = None) -> Iterator[Dict[str, Any]]:
+        """Every record of the tenant (or of a user, a session, an agent), oldest first, as the export's lines, each
+        parsed (docs/operations.md, "Export"): ``turn.v1`` and ``memory.v1`` payloads, ``derived.v1`` lines, and a
+        ``cursor.v1`` line after each page, the last one with ``cursor`` None and the count of ``records``. Read as it
+        streams, one line at a time. A stream that breaks off before its last line is an :class:`UnavailableError`
+        (code ``export_incomplete``) naming the last cursor: ``export(cursor=…)`` resumes after it."""
+        query = urllib.parse.urlencode(_without_none({
+            "user_id": user_id, "session_id": session_id, "agent_id": agent_id,
+            "types": ",".join(types) if types is not None else None, "cursor": cursor}))
+        last = cursor
+        try:
+            with self._send("GET", "/v1/export?" + query) as response:
+                for raw in response:
+                    line = json.loads(raw)
+                    if line.get("schema") == "cursor.v1":
+                        if line["cursor"] is None:
+                            yield line
+                            return
+                        last = line["cursor"]
+                    yield line
+        except (OSError, http.client.HTTPException) as broken:
+            raise UnavailableError(0, "export_incomplete", f"the export broke off ({broken}): resume with cursor={last!r}")
+        raise UnavailableError(0, "export_incomplete", f"the export ended before its last line: resume with cursor={last!r}")
+
     def entities(self, *, user_id: Optional[str] = None, session_id: Optional[str] = None, name: Optional[str] = None,
                  limit: int = 20) -> List[Entity]:
         """Who and what the tenant's records name, most mentioned first: a user's or a session's records, or those
@@ -390,6 +417,16 @@ class Engram:
 
     def _request(self, method: str, path: str, body: Optional[Any] = None,
                  accept_status: Sequence[int] = ()) -> Dict[str, Any]:
+        answer = self._send(method, path, body, accept_status)
+        if isinstance(answer, dict):
+            return answer
+        with answer:
+            return json.loads(answer.read() or b"{}")
+
+    def _send(self, method: str, path: str, body: Optional[Any] = None,
+              accept_status: Sequence[int] = ()) -> Any:
+        """The open response of a 2xx answer, or the JSON of an error answer with a status of ``accept_status``;
+        429, 503 and an unreachable service retried, any other failure raised."""
         data = None if body is None else json.dumps(body).encode("utf-8")
         attempt = 0
         while True:
@@ -398,8 +435,7 @@ class Engram:
             if data is not None:
                 request.add_header("Content-Type", "application/json")
             try:
-                with urllib.request.urlopen(request, timeout=self._timeout) as response:
-                    return json.loads(response.read() or b"{}")
+                return urllib.request.urlopen(request, timeout=self._timeout)
             except urllib.error.HTTPError as answer:
                 status, raw = answer.code, answer.read()
                 retry_after = _seconds(answer.headers.get("Retry-After"))

@@ -67,6 +67,25 @@ def test_a_newer_memory_of_a_key_supersedes_the_older_and_as_of_reads_the_past(e
     assert refused.accepted == [] and refused.rejected[0].code == "schema_violation"
 
 
+def test_a_users_export_holds_their_turns_and_memories_as_payloads_oldest_first(engram: Engram) -> None:
+    user = tag("u")
+    session = tag("s")
+    turn = engram.add_turns(session, [{"role": "user", "text": unique("I just adopted a dog.")}], user_id=user).accepted[0]
+    paris = engram.add_memory(unique("Ann lives in Paris."), user_id=user, key="user.city").accepted[0]
+    berlin = engram.add_memory(unique("Ann lives in Berlin."), user_id=user, key="user.city").accepted[0]
+    engram.wait_until_searchable([turn, paris, berlin])
+    eventually("Paris is superseded by Berlin", lambda: engram.get(paris).fields.get("superseded_by") == berlin)
+    lines = list(engram.export(user_id=user))
+    assert lines[-1] == {"schema": "cursor.v1", "cursor": None, "records": len(lines) - 1}
+    payloads = [line for line in lines if line["schema"] in ("turn.v1", "memory.v1")]
+    assert [line["schema"] for line in payloads] == ["turn.v1", "memory.v1", "memory.v1"], "oldest first"
+    assert payloads[0]["session_id"] == session and payloads[0]["seq"] == 0
+    assert [line["tenant_id"] + "/" + line["memory_id"] for line in payloads[1:]] == [paris, berlin]
+    assert all(line["key"] == "user.city" and "superseded_by" not in line for line in payloads[1:])
+    assert all(line["user_id"] == user for line in lines[:-1])
+    assert [line["schema"] for line in engram.export(user_id=user, types=["memory"])] == ["memory.v1"] * 2 + ["cursor.v1"]
+
+
 def test_turns_make_the_context_with_a_prompt_to_paste(engram: Engram) -> None:
     session = "s-" + uuid.uuid4().hex[:8]
     written = engram.add_turns(session, [

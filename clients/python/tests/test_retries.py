@@ -21,11 +21,12 @@ class Scripted(http.server.BaseHTTPRequestHandler):
         body = json.loads(self.rfile.read(length)) if length else None
         Scripted.seen.append((self.command, self.path, {"auth": self.headers.get("Authorization"), "body": body}))
         status, headers, payload = Scripted.answers.pop(0)
-        raw = json.dumps(payload).encode()
+        lines = isinstance(payload, str)  # an export's JSON lines, as scripted
+        raw = payload.encode() if lines else json.dumps(payload).encode()
         self.send_response(status)
         for name, value in headers.items():
             self.send_header(name, value)
-        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Type", "application/x-ndjson" if lines else "application/json")
         self.send_header("Content-Length", str(len(raw)))
         self.end_headers()
         self.wfile.write(raw)
@@ -126,3 +127,32 @@ def test_search_sends_the_agent_only_when_set(server: str) -> None:
     assert engram.search("q") == []
     assert [seen[2]["body"] for seen in Scripted.seen] == [
         {"query": "q", "k": 5, "types": ["invariant"], "agent_id": "support"}, {"query": "q", "k": 10}]
+
+
+def test_an_export_yields_each_line_parsed_and_its_cursor_lines(server: str) -> None:
+    turn = {"schema": "turn.v1", "tenant_id": "acme", "session_id": "s1", "turn_id": "t1", "seq": 1, "role": "user",
+            "text": "hi", "ts": "2026-11-01T10:00:00Z"}
+    memory = {"schema": "memory.v1", "tenant_id": "acme", "memory_id": "m1", "type": "memory", "op": "upsert",
+              "text": "Ann lives in Oslo", "generation": 0, "ts": "2026-11-01T10:00:01Z"}
+    stream = [turn, {"schema": "cursor.v1", "cursor": "c1"}, memory, {"schema": "cursor.v1", "cursor": None, "records": 2}]
+    Scripted.answers = [(200, {}, "".join(json.dumps(line) + "\n" for line in stream))]
+    lines = list(Engram(server, "k").export(user_id="ann", types=["turn", "memory"]))
+    assert lines == stream
+    assert Scripted.seen[0][1] == "/v1/export?user_id=ann&types=turn%2Cmemory"
+
+
+def test_an_export_that_ends_before_its_last_line_names_the_cursor_to_resume_with(server: str) -> None:
+    Scripted.answers = [(200, {}, json.dumps({"schema": "cursor.v1", "cursor": "c7"}) + "\n")]
+    seen = []
+    with pytest.raises(UnavailableError) as failure:
+        for line in Engram(server, "k").export(cursor="c6"):
+            seen.append(line)
+    assert seen == [{"schema": "cursor.v1", "cursor": "c7"}]
+    assert failure.value.code == "export_incomplete" and "cursor='c7'" in str(failure.value)
+    assert Scripted.seen[0][1] == "/v1/export?cursor=c6"
+
+
+def test_an_export_refused_is_the_apis_error(server: str) -> None:
+    Scripted.answers = [(400, {}, error("invalid_request"))]
+    with pytest.raises(InvalidRequestError):
+        list(Engram(server, "k").export(cursor="not-a-cursor"))

@@ -1,9 +1,13 @@
-import { EngramError, ForgetPendingError, NotFoundError, NotSearchableError, errorFor } from "./errors.js";
+import { EngramError, ForgetPendingError, NotFoundError, NotSearchableError, UnavailableError, errorFor } from "./errors.js";
 import type {
-  ClientOptions, Context, Entity, Forget, MemoryType, Page, RecordType, SearchResult, StoredRecord, TurnInput, WriteResult,
+  ClientOptions, Context, Entity, ExportLine, Forget, MemoryType, Page, RecordType, SearchResult, StoredRecord, TurnInput,
+  WriteResult,
 } from "./types.js";
 
 type Json = Record<string, any>;
+
+/** One attempt's answer: its status, its JSON, `Retry-After` and the raw text, or the unread response of a stream. */
+type Attempt = { status: number; payload: Json; retryAfter: number | undefined; raw: string; response?: Response };
 
 /** Answers retried with backoff: 0 is a service that could not be reached or did not answer in time. */
 const RETRIED = new Set([0, 429, 503]);
@@ -136,6 +140,52 @@ export class Engram {
   }
 
   /**
+   * Every record of the tenant (or of a user, a session, an agent), oldest first, as the export's lines, each parsed
+   * as it streams (docs/operations.md, "Export"): `turn.v1` and `memory.v1` payloads, `derived.v1` lines, and a
+   * `cursor.v1` line after each page, the last with `cursor` null and the count of `records`. A stream that breaks
+   * off before its last line throws an {@link UnavailableError} (code `export_incomplete`) naming the last cursor:
+   * `export({ cursor })` resumes after it.
+   */
+  async *export(options: { userId?: string; sessionId?: string; agentId?: string; types?: RecordType[]; cursor?: string } = {}):
+      AsyncGenerator<ExportLine> {
+    const query = new URLSearchParams(withoutUndefined({
+      user_id: options.userId, session_id: options.sessionId, agent_id: options.agentId, types: options.types?.join(","),
+      cursor: options.cursor,
+    }) as Record<string, string>);
+    const { response } = await this.answer("GET", "/v1/export?" + query.toString(), undefined, false, true);
+    let last = options.cursor ?? null;
+    const broken = (why: string) => new UnavailableError(0, "export_incomplete",
+      `the export ${why}: resume with cursor ${JSON.stringify(last)}`);
+    let buffered = "";
+    const decoder = new TextDecoder();
+    const reader = response!.body!.getReader();
+    try {
+      for (;;) {
+        let chunk;
+        try {
+          chunk = await reader.read();
+        } catch (failure) {
+          throw broken(`broke off (${String((failure as Error)?.message ?? failure)})`);
+        }
+        if (chunk.done) throw broken("ended before its last line");
+        buffered += decoder.decode(chunk.value, { stream: true });
+        for (let end = buffered.indexOf("\n"); end >= 0; end = buffered.indexOf("\n")) {
+          const line = JSON.parse(buffered.slice(0, end)) as ExportLine;
+          buffered = buffered.slice(end + 1);
+          yield line;
+          if (line.schema === "cursor.v1") {
+            if (line.cursor === null) return;
+            last = line.cursor as string;
+          }
+        }
+      }
+    } finally {
+      reader.releaseLock();
+      await response!.body!.cancel().catch(() => undefined);
+    }
+  }
+
+  /**
    * Who and what the tenant's records name, most mentioned first: a user's or a session's records, or those naming
    * `name` (it and what is named beside it).
    */
@@ -246,11 +296,18 @@ export class Engram {
   }
 
   private async request(method: string, path: string, body?: unknown, rejectionsAnswer = false): Promise<Json> {
+    return (await this.answer(method, path, body, rejectionsAnswer, false)).payload;
+  }
+
+  /** A 2xx answer (`streamed`: its body left unread, in `response`), after the retries; any other failure thrown. */
+  private async answer(method: string, path: string, body: unknown, rejectionsAnswer: boolean, streamed: boolean):
+      Promise<Attempt> {
     const data = body === undefined ? undefined : JSON.stringify(body);
     for (let attempt = 0; ; attempt++) {
-      const { status, payload, retryAfter, raw } = await this.attempt(method, path, data);
-      if (status >= 200 && status < 300) return payload;
-      if (rejectionsAnswer && status === 400 && Array.isArray(payload.accepted)) return payload;
+      const answered = await this.attempt(method, path, data, streamed);
+      const { status, payload, retryAfter, raw } = answered;
+      if (status >= 200 && status < 300) return answered;
+      if (rejectionsAnswer && status === 400 && Array.isArray(payload.accepted)) return answered;
       if (RETRIED.has(status) && attempt < this.maxRetries) {
         const backoff = Math.min(this.maxBackoffMs, this.backoffMs * 2 ** attempt * (1 + Math.random() / 10));
         await this.sleep(Math.max(backoff, (retryAfter ?? 0) * 1000));
@@ -261,14 +318,15 @@ export class Engram {
     }
   }
 
-  private async attempt(method: string, path: string, data: string | undefined):
-      Promise<{ status: number; payload: Json; retryAfter: number | undefined; raw: string }> {
+  private async attempt(method: string, path: string, data: string | undefined, streamed: boolean): Promise<Attempt> {
     const headers: Record<string, string> = { Authorization: `Bearer ${this.key}` };
     if (data !== undefined) headers["Content-Type"] = "application/json";
     const abort = new AbortController();
     const timer = setTimeout(() => abort.abort(), this.timeoutMs);
     try {
       const response = await this.fetchFn(this.url + path, { method, headers, body: data, signal: abort.signal });
+      // a streamed body is read after the timer is cleared: it may take longer than one request does
+      if (streamed && response.ok) return { status: response.status, payload: {}, retryAfter: undefined, raw: "", response };
       const raw = await response.text();
       return { status: response.status, payload: parse(raw), retryAfter: seconds(response.headers.get("Retry-After")), raw };
     } catch (failure) {

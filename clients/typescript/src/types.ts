@@ -116,6 +116,13 @@ export interface Page {
   nextCursor: string | null;
 }
 
+/**
+ * A line of an export (docs/operations.md, "Export"), its fields as the published schema names them (snake_case), so
+ * that a `turn.v1` or `memory.v1` line can be sent back as it is: a turn's or a memory's payload, a `derived.v1` line
+ * of what the pipeline derives, or a `cursor.v1` line (`cursor` null and the count of `records` on the last).
+ */
+export type ExportLine = { schema: "turn.v1" | "memory.v1" | "derived.v1" | "cursor.v1"; [field: string]: unknown };
+
 /** A name the tenant's records mention (lower-cased): in how many, the names most often beside it, its newest mentions. */
 export interface Entity {
   name: string;

@@ -30,6 +30,29 @@ test("a memory is searchable, readable and listed", async () => {
   assert.equal(await client.tenantId(), memoryId.slice(0, memoryId.indexOf("/")));
 });
 
+test("a user's export holds their turns and memories as payloads, oldest first", async () => {
+  const user = id("u");
+  const session = id("s");
+  const turn = (await client.addTurns(session, [{ role: "user", text: unique("I just adopted a dog.") }], { userId: user }))
+    .accepted[0];
+  const paris = (await client.addMemory(unique("Ann lives in Paris."), { userId: user, key: "user.city" })).accepted[0];
+  const berlin = (await client.addMemory(unique("Ann lives in Berlin."), { userId: user, key: "user.city" })).accepted[0];
+  await client.waitUntilSearchable([turn, paris, berlin]);
+  await eventually("Paris is superseded by Berlin", async () => (await client.get(paris)).supersededBy === berlin);
+  const lines = [];
+  for await (const line of client.export({ userId: user })) lines.push(line);
+  assert.deepEqual(lines[lines.length - 1], { schema: "cursor.v1", cursor: null, records: lines.length - 1 });
+  const payloads = lines.filter((l) => l.schema === "turn.v1" || l.schema === "memory.v1");
+  assert.deepEqual(payloads.map((l) => l.schema), ["turn.v1", "memory.v1", "memory.v1"], "oldest first");
+  assert.equal(payloads[0].session_id, session);
+  assert.deepEqual(payloads.slice(1).map((l) => `${l.tenant_id}/${l.memory_id}`), [paris, berlin]);
+  assert.ok(payloads.slice(1).every((l) => l.key === "user.city" && !("superseded_by" in l)));
+  assert.ok(lines.slice(0, -1).every((l) => l.user_id === user));
+  const memories = [];
+  for await (const line of client.export({ userId: user, types: ["memory"] })) memories.push(line.schema);
+  assert.deepEqual(memories, ["memory.v1", "memory.v1", "cursor.v1"]);
+});
+
 test("entities are who and what the memories name", async () => {
   const user = id("u");
   const written: string[] = [];

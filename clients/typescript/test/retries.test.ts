@@ -10,7 +10,8 @@ import {
   AuthenticationError, Engram, EngramError, InvalidRequestError, NotFoundError, RateLimitError, UnavailableError,
 } from "../src/index.js";
 
-type Answer = { status: number; headers?: Record<string, string>; body: unknown };
+/** A scripted answer: a JSON body, or an export's text sent in these chunks, one after the other. */
+type Answer = { status: number; headers?: Record<string, string>; body?: unknown; chunks?: string[] };
 let answers: Answer[] = [];
 let seen: { method: string; url: string; auth: string | undefined; body: unknown }[] = [];
 let server: Server;
@@ -23,6 +24,14 @@ before(async () => {
     request.on("end", () => {
       seen.push({ method: request.method!, url: request.url!, auth: request.headers.authorization, body: raw ? JSON.parse(raw) : undefined });
       const answer = answers.shift() ?? { status: 500, body: error("no_answer_scripted") };
+      if (answer.chunks) {
+        response.writeHead(answer.status, { "Content-Type": "application/x-ndjson", ...answer.headers });
+        const write = (i: number): void => {
+          if (i === answer.chunks!.length) return void response.end();
+          response.write(answer.chunks![i], () => setTimeout(() => write(i + 1), 5));
+        };
+        return write(0);
+      }
       response.writeHead(answer.status, { "Content-Type": "application/json", ...answer.headers });
       response.end(JSON.stringify(answer.body));
     });
@@ -60,6 +69,42 @@ test("a 429 is retried after what Retry-After says", async () => {
   assert.equal(seen.length, 3);
   assert.equal(delays.length, 2);
   assert.ok(delays[0] >= 3000 && delays[1] >= 2000, `delays ${delays}`);
+});
+
+test("an export yields each line parsed as it streams, a line cut across chunks included", async () => {
+  const turn = { schema: "turn.v1", tenant_id: "acme", session_id: "s1", turn_id: "t1", seq: 1, role: "user", text: "hi",
+    ts: "2026-11-01T10:00:00Z" };
+  const memory = { schema: "memory.v1", tenant_id: "acme", memory_id: "m1", type: "memory", op: "upsert",
+    text: "Ann lives in Oslo", generation: 0, ts: "2026-11-01T10:00:01Z" };
+  const stream = [turn, { schema: "cursor.v1", cursor: "c1" }, memory, { schema: "cursor.v1", cursor: null, records: 2 }];
+  const text = stream.map((line) => JSON.stringify(line) + "\n").join("");
+  answers = [{ status: 200, chunks: [text.slice(0, 40), text.slice(40, 200), text.slice(200)] }];
+  const lines = [];
+  for await (const line of new Engram(url, "k").export({ userId: "ann", types: ["turn", "memory"] })) lines.push(line);
+  assert.deepEqual(lines, stream);
+  assert.equal(seen[0].url, "/v1/export?user_id=ann&types=turn%2Cmemory");
+});
+
+test("an export that ends before its last line throws naming the cursor to resume with", async () => {
+  answers = [{ status: 200, chunks: [JSON.stringify({ schema: "cursor.v1", cursor: "c7" }) + "\n"] }];
+  const lines: unknown[] = [];
+  await assert.rejects((async () => {
+    for await (const line of new Engram(url, "k").export({ cursor: "c6" })) lines.push(line);
+  })(), (failure: unknown) => {
+    assert.ok(failure instanceof UnavailableError);
+    assert.equal(failure.code, "export_incomplete");
+    assert.match(failure.message, /cursor "c7"/);
+    return true;
+  });
+  assert.deepEqual(lines, [{ schema: "cursor.v1", cursor: "c7" }]);
+  assert.equal(seen[0].url, "/v1/export?cursor=c6");
+});
+
+test("an export refused is the API's error", async () => {
+  answers = [{ status: 400, body: error("invalid_request") }];
+  await assert.rejects((async () => {
+    for await (const line of new Engram(url, "k").export({ cursor: "not-a-cursor" })) assert.fail(String(line));
+  })(), InvalidRequestError);
 });
 
 test("a 503 backs off exponentially and fails after the last retry with the same record each time", async () => {

@@ -24,14 +24,24 @@ function svg(tag, attrs, ...children) {
 
 function status(text) { $("status").textContent = text || ""; }
 
-async function api(method, path, body) {
+/** The key, and the tenant an operator reads. */
+function keyHeaders() {
   const headers = { "Authorization": "Bearer " + state.key };
   if (state.operator && state.tenant) headers["X-Engram-Tenant"] = state.tenant;
+  return headers;
+}
+
+async function failure(response) {
+  const answer = await response.json();
+  return new Error(response.status + " " + (answer.error ? answer.error.code + ": " + answer.error.message : ""));
+}
+
+async function api(method, path, body) {
+  const headers = keyHeaders();
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
-  const answer = response.status === 204 ? {} : await response.json();
-  if (!response.ok) throw new Error(response.status + " " + (answer.error ? answer.error.code + ": " + answer.error.message : ""));
-  return answer;
+  if (!response.ok) throw await failure(response);
+  return response.status === 204 ? {} : await response.json();
 }
 
 function attempt(action) {
@@ -100,6 +110,23 @@ async function listMemories(more) {
   }
   $("memories-more").hidden = !state.cursor;
   status(rows.children.length === 0 ? "no memories match" : "");
+}
+
+// The export of the user in the filter (the tenant's without one) as a JSON-lines file: fetched with the key, since a
+// link cannot carry it, and saved only when it ends with its end line (a stream that broke off has none).
+async function exportRecords() {
+  const user = $("memories-user").value.trim();
+  status("exporting " + (user ? "user " + user : "tenant " + state.tenant) + " ...");
+  const response = await fetch("/v1/export" + (user ? "?user_id=" + encodeURIComponent(user) : ""), { headers: keyHeaders() });
+  if (!response.ok) throw await failure(response);
+  const text = await response.text();
+  const end = JSON.parse(text.trimEnd().split("\n").pop() || "{}");
+  if (end.schema !== "cursor.v1" || end.cursor !== null) throw new Error("the export broke off before its end: export again");
+  const link = el("a", { href: URL.createObjectURL(new Blob([text], { type: "application/x-ndjson" })),
+    download: state.tenant + (user ? "-" + user : "") + ".jsonl" });
+  link.click();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10000);
+  status("exported " + end.records + " records of " + (user ? "user " + user : "tenant " + state.tenant));
 }
 
 async function openMemory(id) {
@@ -344,6 +371,7 @@ document.addEventListener("DOMContentLoaded", () => {
   $("memories-filter").addEventListener("submit", (e) => { e.preventDefault(); attempt(() => listMemories(false)); });
   $("entities-filter").addEventListener("submit", (e) => { e.preventDefault(); attempt(loadEntities); });
   $("memories-more").addEventListener("click", () => attempt(() => listMemories(true)));
+  $("memories-export").addEventListener("click", () => attempt(exportRecords));
   $("context-form").addEventListener("submit", (e) => { e.preventDefault(); attempt(assemble); });
   $("forget-form").addEventListener("submit", (e) => { e.preventDefault(); attempt(forget); });
   if (state.key) attempt(open);

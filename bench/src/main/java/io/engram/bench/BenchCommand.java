@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.bench.scale.BenchExportCommand;
 import io.engram.bench.scale.BenchScaleCommand;
 import picocli.CommandLine.Command;
 
@@ -7,6 +8,7 @@ import picocli.CommandLine.Command;
 @Command(name = "engram bench", mixinStandardHelpOptions = true,
         description = "Benchmarks, each side by side with the alternative, run apart from the tests.",
         subcommands = {BenchRetrievalCommand.class, BenchCompactionCommand.class, BenchCollapseCommand.class,
-                BenchPipelineCommand.class, BenchApiCommand.class, BenchScaleCommand.class, BenchJmhCommand.class})
+                BenchPipelineCommand.class, BenchApiCommand.class, BenchScaleCommand.class, BenchExportCommand.class,
+                BenchJmhCommand.class})
 final class BenchCommand {
 }

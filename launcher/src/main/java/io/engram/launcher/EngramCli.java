@@ -9,7 +9,7 @@ import picocli.CommandLine.Command;
         version = "engram 0.1.0",
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, MentionsCommand.class, CompactCommand.class, RecallCommand.class,
-                ServeCommand.class, UpCommand.class, TenantsCommand.class, ImportCommand.class, KeysCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
+                ServeCommand.class, UpCommand.class, TenantsCommand.class, ImportCommand.class, ExportCommand.class, KeysCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
                 ClusterCommand.class,
                 WebhooksCommand.class,
                 CommandLine.HelpCommand.class},

@@ -119,8 +119,9 @@ final class MemoizedReader implements MemoryReader {
     }
 
     @Override
-    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
-        return store.list(tenantId, terms, types, limit, cursor);
+    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, Order order, int limit,
+                     String cursor) {
+        return store.list(tenantId, terms, types, order, limit, cursor);
     }
 
     @Override

@@ -3,7 +3,10 @@ package io.engram.launcher;
 import io.engram.jobs.PipelineConfig;
 import io.engram.retrieval.Retrieval;
 import io.engram.store.MemoryIndexTemplate;
+import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchConnection;
+import io.engram.store.OpenSearchMemoryStore;
+import io.engram.store.RetryPolicy;
 import java.io.IOException;
 import java.nio.file.Path;
 import picocli.CommandLine.ArgGroup;
@@ -32,10 +35,25 @@ final class MemoryIndexOptions {
 
     /** The read side over the index these options name. */
     Retrieval open() throws IOException {
+        Target target = target();
+        return Retrieval.open(target.connection(), target.index());
+    }
+
+    /** The store alone, for a command that reads records and embeds no query (no embedding model is opened). */
+    MemoryStore openStore() throws IOException {
+        Target target = target();
+        return OpenSearchMemoryStore.at(target.connection(), target.index(), RetryPolicy.DEFAULT).open();
+    }
+
+    /** The cluster and the index these options name. */
+    private record Target(OpenSearchConnection connection, String index) {
+    }
+
+    private Target target() throws IOException {
         if (cluster.settings != null) {
             PipelineConfig settings = PipelineConfig.fromProperties(RunCommand.load(cluster.settings));
-            return Retrieval.open(settings.openSearch(), index != null ? index : settings.index());
+            return new Target(settings.openSearch(), index != null ? index : settings.index());
         }
-        return Retrieval.open(OpenSearchConnection.of(cluster.url), index != null ? index : MemoryIndexTemplate.INDEX);
+        return new Target(OpenSearchConnection.of(cluster.url), index != null ? index : MemoryIndexTemplate.INDEX);
     }
 }

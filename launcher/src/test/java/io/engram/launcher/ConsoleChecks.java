@@ -164,6 +164,24 @@ abstract class ConsoleChecks {
     }
 
     @Test
+    void theExportButtonFetchesTheUsersRecordsWithTheKeyAsTheApiExportsThem() throws Exception {
+        String key = LiveProductViewsTest.live().key(LiveFixture.ACME);
+        open(key, null, "memories");
+        WebElement user = LiveProductViewsTest.browser().findElement(By.id("memories-user"));
+        user.clear();
+        user.sendKeys("ann");
+        LiveProductViewsTest.browser().findElement(By.id("memories-export")).click();
+        wait(ExpectedConditions.textToBePresentInElementLocated(By.id("status"), "exported "));
+        HttpResponse<String> api = http.send(HttpRequest.newBuilder(URI.create(LiveProductViewsTest.live().product.apiUrl()
+                + "/v1/export?user_id=ann")).header("Authorization", "Bearer " + key).build(), HttpResponse.BodyHandlers.ofString());
+        String[] lines = api.body().split("\n");
+        long records = JSON.readTree(lines[lines.length - 1]).get("records").asLong();
+        assertThat(records).isPositive().isEqualTo(lines.length - 1); // one page: no cursor line but the last
+        assertThat(LiveProductViewsTest.browser().findElement(By.id("status")).getText())
+                .isEqualTo("exported " + records + " records of user ann");
+    }
+
+    @Test
     void aMemoryOpensWithItsSupersessionChainOldestFirst() throws Exception {
         open(LiveProductViewsTest.live().key(LiveFixture.ACME), null, "memories");
         String older = memoryId("m-city-old");

@@ -111,6 +111,17 @@ final class Arguments {
         return types;
     }
 
+    /** A comma list of record type labels (a query string's); empty when absent. */
+    static Set<RecordType> recordTypes(String labels) throws ApiError {
+        Set<RecordType> types = EnumSet.noneOf(RecordType.class);
+        if (labels != null) {
+            for (String label : labels.split(",", -1)) {
+                types.add(recordType(label.strip()));
+            }
+        }
+        return types;
+    }
+
     static RecordType recordType(String label) throws ApiError {
         try {
             return RecordType.ofLabel(label);

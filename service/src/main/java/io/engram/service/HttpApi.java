@@ -11,8 +11,14 @@ import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
+import io.engram.store.ExportLines;
+import java.io.BufferedWriter;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
@@ -103,6 +109,23 @@ final class HttpApi {
 
     Reply list(HttpCall call) throws ApiError {
         return Reply.ok(ResponsesJson.page(operations.list(call.tenant(), call.query())));
+    }
+
+    /** The tenant's records as export lines ({@link ExportLines}), streamed page by page. */
+    Reply export(HttpCall call) throws ApiError {
+        Operations.Export export = operations.export(call.tenant(), call.query());
+        return Reply.ok(new Reply.Streamed() {
+            @Override
+            public String contentType() {
+                return "application/x-ndjson; charset=utf-8";
+            }
+
+            @Override
+            public void writeTo(OutputStream out) throws IOException {
+                Writer lines = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+                ExportLines.write(export.first(), export.next(), lines); // flushed after each page: a chunk
+            }
+        });
     }
 
     Reply entities(HttpCall call) throws ApiError {

@@ -19,7 +19,7 @@ import java.util.Set;
  */
 interface MemoryReads extends AutoCloseable {
 
-    /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
+    /** One page of a listing, in its order, and the cursor of the next page (null after the last). */
     record Page(List<MemoryRecord> records, String nextCursor) {
     }
 
@@ -39,12 +39,18 @@ interface MemoryReads extends AutoCloseable {
     /** The tenant's records of these ids that exist, in no order. */
     List<MemoryRecord> get(String tenantId, List<String> ids);
 
+    /** {@link #list(String, Map, Set, MemoryReader.Order, int, String)} newest first. */
+    default Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
+        return list(tenantId, terms, types, MemoryReader.Order.NEWEST_FIRST, limit, cursor);
+    }
+
     /**
-     * The tenant's records matching every term, newest first; {@code cursor} is the previous page's, or null.
+     * The tenant's records matching every term, in {@code order}; {@code cursor} is the previous page's, or null.
      *
-     * @throws IllegalArgumentException when the cursor is not one this store made
+     * @throws IllegalArgumentException when the cursor is not one this store made for that order
      */
-    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, MemoryReader.Order order, int limit,
+              String cursor);
 
     /**
      * The tenant's {@code limit} most mentioned entities among its records matching every term, each with the

@@ -195,6 +195,14 @@ public final class MemoryService implements AutoCloseable {
             exchange.sendResponseHeaders(status, -1);
             return;
         }
+        if (body instanceof Reply.Streamed streamed) {
+            exchange.getResponseHeaders().set("Content-Type", streamed.contentType());
+            exchange.sendResponseHeaders(status, 0); // chunked
+            try (OutputStream out = exchange.getResponseBody()) {
+                streamed.writeTo(out);
+            }
+            return;
+        }
         byte[] bytes;
         if (body instanceof ConsoleAssets.Asset asset) {
             bytes = asset.bytes();

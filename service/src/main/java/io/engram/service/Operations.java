@@ -14,6 +14,7 @@ import io.engram.model.retrieval.RecordType;
 import io.engram.retrieval.ContextService;
 import io.engram.retrieval.HybridRetriever;
 import io.engram.retrieval.Stages;
+import io.engram.store.ExportLines;
 import io.engram.store.MemoryReader;
 import io.engram.store.RecordIds;
 import java.io.IOException;
@@ -181,6 +182,40 @@ final class Operations {
                 throw ApiError.invalid(e.getMessage());
             }
         });
+    }
+
+    /** A tenant's export: its first page, read before anything is sent so that bad arguments are refused, and the rest. */
+    record Export(MemoryReader.Page first, ExportLines.Pages next) {
+    }
+
+    /**
+     * Every record of the tenant, or of a user, a session or an agent ({@code user_id}, {@code session_id},
+     * {@code agent_id}), of some {@code types} or all, oldest first, from a {@code cursor} of an earlier export or the
+     * start: each page read within the bound on concurrent reads, one page held at a time.
+     */
+    Export export(String tenant, Map<String, String> query) throws ApiError {
+        Map<String, Object> terms = new LinkedHashMap<>();
+        for (String field : List.of("user_id", "session_id", "agent_id")) {
+            if (query.containsKey(field)) {
+                terms.put(field, query.get(field));
+            }
+        }
+        Set<RecordType> types = Arguments.recordTypes(query.get("types"));
+        meter.read(tenant, false, 0);
+        ExportLines.Pages pages = cursor -> {
+            try {
+                MemoryReads.Page page = reading(() -> backends.reads().list(tenant, terms, types,
+                        MemoryReader.Order.OLDEST_FIRST, ExportLines.PAGE_SIZE, cursor));
+                return new MemoryReader.Page(page.records(), page.nextCursor());
+            } catch (ApiError e) {
+                throw new IllegalStateException(e.getMessage(), e);
+            }
+        };
+        try {
+            return new Export(pages.after(query.get("cursor")), pages);
+        } catch (IllegalArgumentException e) {
+            throw ApiError.invalid(e.getMessage());
+        }
     }
 
     /** The tenant's entities, of a user's or a session's records, or of those naming one entity ({@code name}). */

@@ -50,8 +50,9 @@ final class RetrievalReads implements MemoryReads {
     }
 
     @Override
-    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
-        MemoryStore.Page page = retrieval.store().list(tenantId, terms, types, limit, cursor);
+    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, MemoryReader.Order order,
+                     int limit, String cursor) {
+        MemoryStore.Page page = retrieval.store().list(tenantId, terms, types, order, limit, cursor);
         return new Page(page.records(), page.nextCursor());
     }
 

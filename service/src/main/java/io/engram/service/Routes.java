@@ -46,6 +46,7 @@ public final class Routes {
                     (api, call) -> api.write(call, PayloadKind.MEMORY)),
             new Endpoint("GET", "/v1/memories", READ, "listRecords", HttpApi::list),
             new Endpoint("GET", "/v1/entities", READ, "listEntities", HttpApi::entities),
+            new Endpoint("GET", "/v1/export", READ, "exportRecords", HttpApi::export),
             new Endpoint("POST", "/v1/documents", TENANT, WRITE, "writeDocument", (api, call) -> api.write(call, PayloadKind.DOC)),
             new Endpoint("POST", "/v1/import", TENANT, WRITE, "importRecords", HttpApi::importRecords),
             new Endpoint("POST", "/v1/context", READ, "assembleContext", HttpApi::context),

@@ -86,17 +86,22 @@ final class InMemoryReads implements MemoryReads {
     }
 
     @Override
-    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
+    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, MemoryReader.Order order,
+                     int limit, String cursor) {
         int from;
         try {
             from = cursor == null ? 0 : Integer.parseInt(cursor);
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException("not a cursor of this listing: " + cursor);
         }
+        Comparator<MemoryRecord> oldestFirst = Comparator.comparing(MemoryRecord::ts).thenComparing(MemoryRecord::id);
         List<MemoryRecord> matching = of(tenantId).filter(r -> types.isEmpty() || types.contains(r.type()))
                 .filter(r -> Objects.equals(terms.getOrDefault("session_id", r.sessionId()), r.sessionId())
                         && Objects.equals(terms.getOrDefault("user_id", r.userId()), r.userId())
+                        && Objects.equals(terms.getOrDefault("agent_id", r.agentId()), r.agentId())
                         && Objects.equals(terms.getOrDefault("superseded_by", r.supersededBy()), r.supersededBy()))
+                .sorted(order == MemoryReader.Order.OLDEST_FIRST ? oldestFirst
+                        : Comparator.comparing(MemoryRecord::ts).reversed().thenComparing(MemoryRecord::id))
                 .skip(from).toList();
         return new Page(matching.subList(0, Math.min(limit, matching.size())),
                 matching.size() > limit ? String.valueOf(from + limit) : null);

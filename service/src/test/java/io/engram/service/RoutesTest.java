@@ -24,7 +24,8 @@ class RoutesTest {
         assertThat(byAccess.get(Route.Access.PUBLIC)).containsExactlyInAnyOrder("GET /healthz", "GET /readyz",
                 "GET /metrics", "GET /openapi.json", "GET /console/", "GET /console/{file}");
         assertThat(byAccess.get(Route.Access.READ)).as("what an operator key may read of a named tenant")
-                .containsExactlyInAnyOrder("GET /v1/memories", "GET /v1/entities", "GET /v1/memories/{id}", "POST /v1/context",
+                .containsExactlyInAnyOrder("GET /v1/memories", "GET /v1/entities", "GET /v1/export", "GET /v1/memories/{id}",
+                        "POST /v1/context",
                         "POST /v1/search", "GET /v1/forgets/{forget_id}", "GET /v1/health", "GET /v1/rejects",
                         "GET /v1/usage", "POST /v1/keys", "GET /v1/keys", "POST /v1/keys/{key_id}/rotate",
                         "DELETE /v1/keys/{key_id}", "POST /v1/webhooks", "GET /v1/webhooks",

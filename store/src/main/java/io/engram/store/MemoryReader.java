@@ -30,7 +30,7 @@ public interface MemoryReader extends AutoCloseable {
     record ScoredRecord(MemoryRecord record, double score) {
     }
 
-    /** One page of a listing, newest first, and the cursor of the next page (null after the last). */
+    /** One page of a listing, in its order, and the cursor of the next page (null after the last). */
     record Page(List<MemoryRecord> records, String nextCursor) {
     }
 
@@ -166,12 +166,25 @@ public interface MemoryReader extends AutoCloseable {
         return records.get();
     }
 
+    /** The order of a listing's records: by {@code ts}, then by id ascending. */
+    enum Order {
+        /** Newest first: what a person browsing a tenant's records sees. */
+        NEWEST_FIRST,
+        /** Oldest first: an export's order, so a memory comes after what it supersedes. */
+        OLDEST_FIRST
+    }
+
+    /** {@link #list(String, Map, Set, Order, int, String)} newest first. */
+    default Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
+        return list(tenantId, terms, types, Order.NEWEST_FIRST, limit, cursor);
+    }
+
     /**
-     * A tenant's records matching every term (field → value), newest first (then by id), {@code limit} per page,
+     * A tenant's records matching every term (field → value), in {@code order} (then by id), {@code limit} per page,
      * without vectors; {@code cursor} is the previous page's {@link Page#nextCursor()}, or null for the first. A
-     * cursor this store did not make is an {@link IllegalArgumentException}.
+     * cursor this store did not make, or made for the other order, is an {@link IllegalArgumentException}.
      */
-    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor);
+    Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, Order order, int limit, String cursor);
 
     /**
      * The tenant's {@code limit} most mentioned entities among its records matching every term (e.g. a user's or a

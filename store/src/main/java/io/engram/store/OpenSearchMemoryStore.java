@@ -243,14 +243,15 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
-        JsonNode after = cursor == null ? null : PageCursor.decode(cursor);
-        return searchOnce(tenantId, q -> q.page(terms, types, limit + 1, after), (batch, answer) -> {
+    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, Order order, int limit,
+                     String cursor) {
+        JsonNode after = cursor == null ? null : PageCursor.decode(cursor, order);
+        return searchOnce(tenantId, q -> q.page(terms, types, order, limit + 1, after), (batch, answer) -> {
             List<MemoryRecord> records = new ArrayList<>();
             JsonNode last = null;
             for (SearchAnswer.Hit hit : answer.hits().hits()) {
                 if (records.size() == limit) {
-                    return new Page(records, PageCursor.encode(last));
+                    return new Page(records, PageCursor.encode(last, order));
                 }
                 records.add(batch.record(hit));
                 last = hit.sort();

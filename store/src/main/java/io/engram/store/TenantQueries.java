@@ -209,11 +209,11 @@ final class TenantQueries {
         return search;
     }
 
-    /** One page of a listing: newest first, then by id; after the sort values of the previous page's last hit. */
-    ObjectNode page(Map<String, Object> terms, Set<RecordType> types, int size, JsonNode after) {
+    /** One page of a listing: by ts in {@code order}, then by id; after the sort values of the previous page's last hit. */
+    ObjectNode page(Map<String, Object> terms, Set<RecordType> types, MemoryReader.Order order, int size, JsonNode after) {
         ObjectNode search = where(search(size, types, false), terms);
         ArrayNode sort = search.putArray("sort");
-        sort.addObject().put("ts", "desc");
+        sort.addObject().put("ts", order == MemoryReader.Order.OLDEST_FIRST ? "asc" : "desc");
         sort.addObject().put("_id", "asc");
         if (after != null) {
             search.set("search_after", after);

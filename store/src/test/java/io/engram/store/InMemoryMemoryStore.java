@@ -180,15 +180,18 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
-    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, int limit, String cursor) {
-        Comparator<MemoryRecord> newestFirst = Comparator.comparingLong((MemoryRecord r) -> -r.ts().toEpochMilli())
+    public Page list(String tenantId, Map<String, Object> terms, Set<RecordType> types, Order order, int limit,
+                     String cursor) {
+        int direction = order == Order.OLDEST_FIRST ? 1 : -1;
+        Comparator<MemoryRecord> inOrder = Comparator.comparingLong((MemoryRecord r) -> direction * r.ts().toEpochMilli())
                 .thenComparing(MemoryRecord::id);
-        Stream<MemoryRecord> after = records(tenantId, types).filter(r -> matches(r, terms)).sorted(newestFirst);
+        Stream<MemoryRecord> after = records(tenantId, types).filter(r -> matches(r, terms)).sorted(inOrder);
         if (cursor != null) {
-            var last = PageCursor.decode(cursor);
-            long ts = last.get(0).asLong();
+            var last = PageCursor.decode(cursor, order);
+            long ts = direction * last.get(0).asLong();
             String id = last.get(1).asText();
-            after = after.filter(r -> r.ts().toEpochMilli() < ts || (r.ts().toEpochMilli() == ts && r.id().compareTo(id) > 0));
+            after = after.filter(r -> direction * r.ts().toEpochMilli() > ts
+                    || (direction * r.ts().toEpochMilli() == ts && r.id().compareTo(id) > 0));
         }
         List<MemoryRecord> page = after.limit(limit + 1L).map(InMemoryMemoryStore::withoutVector).toList();
         if (page.size() <= limit) {
@@ -196,7 +199,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
         }
         MemoryRecord last = page.get(limit - 1);
         var sortValues = VectorJson.MAPPER.createArrayNode().add(last.ts().toEpochMilli()).add(last.id());
-        return new Page(page.subList(0, limit), PageCursor.encode(sortValues));
+        return new Page(page.subList(0, limit), PageCursor.encode(sortValues, order));
     }
 
     @Override

@@ -598,6 +598,39 @@ abstract class MemoryStoreContract {
     }
 
     @Test
+    void anExportListingPagesOldestFirstNarrowedByUserAndKeepsItsOrderInItsCursor() {
+        String t = "export-scan";
+        List<MemoryRecord> records = new ArrayList<>();
+        for (int i = 0; i < 7; i++) {
+            records.add(MemoryRecord.of(RecordIds.memory(t, "m" + i), t, RecordType.MEMORY, "note " + i,
+                    Records.T0.plusSeconds(7 - i)).user(i % 3 == 0 ? "ann" : "bob").embedding(new float[] {1, 0, 0})
+                    .tokens(2).build());
+        }
+        records.add(MemoryRecord.of(RecordIds.memory(t, "m5b"), t, RecordType.MEMORY, "note 5b", Records.T0.plusSeconds(2))
+                .user("bob").embedding(new float[] {1, 0, 0}).tokens(2).build()); // as old as m5: after it by id
+        store.upsert(records);
+        store.refresh();
+        List<String> seen = new ArrayList<>();
+        String cursor = null;
+        do {
+            MemoryStore.Page page = store.list(t, Map.of(), Set.of(), MemoryReader.Order.OLDEST_FIRST, 3, cursor);
+            assertThat(page.records()).hasSizeLessThanOrEqualTo(3).allSatisfy(r -> assertThat(r.embedding()).isNull());
+            page.records().forEach(r -> seen.add(r.id().substring(t.length() + 1)));
+            cursor = page.nextCursor();
+        } while (cursor != null);
+        assertThat(seen).containsExactly("m6", "m5", "m5b", "m4", "m3", "m2", "m1", "m0");
+        MemoryStore.Page ann = store.list(t, Map.of("user_id", "ann"), Set.of(), MemoryReader.Order.OLDEST_FIRST, 10, null);
+        assertThat(ann.records()).extracting(MemoryRecord::text).containsExactly("note 6", "note 3", "note 0");
+        assertThat(ann.nextCursor()).isNull();
+        String oldestFirst = store.list(t, Map.of(), Set.of(), MemoryReader.Order.OLDEST_FIRST, 2, null).nextCursor();
+        String newestFirst = store.list(t, Map.of(), Set.of(), 2, null).nextCursor();
+        assertThatThrownBy(() -> store.list(t, Map.of(), Set.of(), 2, oldestFirst))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid cursor");
+        assertThatThrownBy(() -> store.list(t, Map.of(), Set.of(), MemoryReader.Order.OLDEST_FIRST, 2, newestFirst))
+                .isInstanceOf(IllegalArgumentException.class).hasMessage("invalid cursor");
+    }
+
+    @Test
     void findSortsByAFieldWithinTheSizeAndMissingValuesLast() {
         String t = "sorted";
         List<MemoryRecord> records = new ArrayList<>();

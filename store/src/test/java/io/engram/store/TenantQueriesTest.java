@@ -28,7 +28,7 @@ class TenantQueriesTest {
     void everyBodyStartsWithTheTenantFilter() {
         List<JsonNode> bodies = List.of(acme.bm25("q", 5, Set.of()), acme.knn(new float[] {1, 0}, 5, Set.of()),
                 acme.find(Map.of(), Set.of(), 5, null, true, false), acme.ids(List.of("x")), acme.count(Set.of()),
-                acme.stamp(Map.of(), Set.of()), acme.documents(), acme.page(Map.of(), Set.of(), 5, null),
+                acme.stamp(Map.of(), Set.of()), acme.documents(), acme.page(Map.of(), Set.of(), MemoryReader.Order.NEWEST_FIRST, 5, null),
                 acme.turnsAround(Map.of("s", Set.of(1)), 1), acme.sessionsOf("ann", 10, "s1"), acme.sessions(List.of("s1")),
                 acme.olderDocumentVersions("coder", "AGENTS.md", 3), acme.forget(ForgetScope.USER, "ann", null, null),
                 acme.forget(ForgetScope.TENANT, "acme", null, null));
