@@ -90,8 +90,9 @@ final class EvalRoundTripCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        List<LocomoData.Conversation> input = LocomoData.read(data);
-        input = input.subList(0, conversations == null ? input.size() : Math.min(conversations, input.size()));
+        List<LocomoData.Conversation> all = LocomoData.read(data);
+        List<LocomoData.Conversation> input = all.subList(0, conversations == null ? all.size()
+                : Math.min(conversations, all.size()));
         Workload facts = FactUpdates.generate(62, 10, 4, 3);
         List<String> tenants = new ArrayList<>(input.stream().map(EvalLocomoCommand::tenant).toList());
         tenants.add(FACTS_TENANT);
@@ -247,14 +248,12 @@ final class EvalRoundTripCommand implements Callable<Integer> {
             perConversation.add(its);
         }
         List<Question> asked = new ArrayList<>();
-        for (int i = 0; asked.size() < fromLocomo && perConversation.stream().anyMatch(l -> l.size() > 0); i++) {
+        int longest = perConversation.stream().mapToInt(List::size).max().orElse(0);
+        for (int i = 0; i < longest && asked.size() < fromLocomo; i++) {
             for (List<Question> its : perConversation) {
                 if (i < its.size() && asked.size() < fromLocomo) {
                     asked.add(its.get(i));
                 }
-            }
-            if (perConversation.stream().allMatch(l -> l.size() <= i + 1)) {
-                break;
             }
         }
         asked.addAll(factQuestions.subList(0, Math.min(factQuestions.size(), questions - asked.size())));
