@@ -72,6 +72,10 @@ final class EvalRoundTripCommand implements Callable<Integer> {
     @Option(names = "--budget", paramLabel = "TOKENS", description = "Each context's token budget (default: ${DEFAULT-VALUE}).")
     int budget = 500;
 
+    @Option(names = "--shards", paramLabel = "N",
+            description = "Shards of the memory index on both deployments (default: the index template's).")
+    Integer shards;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Where the exports are written (default: a new temporary folder).")
     Path workDir;
 
@@ -99,19 +103,20 @@ final class EvalRoundTripCommand implements Callable<Integer> {
         List<Question> asked = questions(input, facts);
         Path work = workDir != null ? Files.createDirectories(workDir) : Files.createTempDirectory("engram-roundtrip");
 
+        Map<String, Long> exported = new LinkedHashMap<>();
         Side a = onFreshDeployment("a", tenants, asked, pipeline -> {
             EvalLocomoCommand.produce(pipeline.kafka(), input);
             produceFacts(pipeline.kafka(), facts);
-        }, retrieval -> export(retrieval, tenants, work));
+        }, retrieval -> export(retrieval, tenants, work, exported));
         Map<String, Importer.Outcome> imported = new LinkedHashMap<>();
         Side b = onFreshDeployment("b", tenants.stream().map(t -> t + MOVED).toList(),
                 asked.stream().map(q -> new Question(q.tenant() + MOVED, q.text(), q.now())).toList(),
                 pipeline -> importAll(pipeline, tenants, work, imported), retrieval -> { });
-        return report(out, tenants, asked, a, b, imported);
+        return report(out, tenants, asked, a, b, exported, imported);
     }
 
     private int report(PrintWriter out, List<String> tenants, List<Question> asked, Side a, Side b,
-                       Map<String, Importer.Outcome> imported) {
+                       Map<String, Long> exported, Map<String, Importer.Outcome> imported) {
         boolean same = true;
         out.printf("%-24s %8s %8s %8s %8s %s%n", "tenant", "exported", "imported", "A", "B", "records");
         for (String tenant : tenants) {
@@ -120,21 +125,32 @@ final class EvalRoundTripCommand implements Callable<Integer> {
             Importer.Outcome outcome = imported.get(tenant);
             boolean equal = onA.equals(onB) && outcome.rejectedTotal() == 0;
             same &= equal;
-            out.printf(Locale.ROOT, "%-24s %8d %8d %8d %8d %s%n", tenant, outcome.acceptedTotal() + outcome.skipped(),
+            out.printf(Locale.ROOT, "%-24s %8d %8d %8d %8d %s%n", tenant, exported.get(tenant),
                     outcome.acceptedTotal(), onA.size(), onB.size(), equal ? "equal" : difference(onA, onB)
                             + (outcome.rejectedTotal() == 0 ? "" : "; rejected: " + outcome.rejected()));
         }
         int sameContexts = 0;
+        int sameSets = 0;
+        double overlap = 0;
         for (int i = 0; i < asked.size(); i++) {
-            if (a.contexts().get(i).equals(b.contexts().get(i))) {
-                sameContexts++;
-            } else {
-                out.println("context differs: " + asked.get(i).tenant() + ": " + asked.get(i).text());
+            List<String> onA = a.contexts().get(i);
+            List<String> onB = b.contexts().get(i);
+            Set<String> both = new TreeSet<>(onA);
+            both.retainAll(onB);
+            Set<String> either = new TreeSet<>(onA);
+            either.addAll(onB);
+            overlap += either.isEmpty() ? 1 : (double) both.size() / either.size();
+            sameContexts += onA.equals(onB) ? 1 : 0;
+            sameSets += both.size() == either.size() ? 1 : 0;
+            if (!onA.equals(onB)) {
+                out.println("context differs: " + asked.get(i).tenant() + ": " + asked.get(i).text() + " (" + both.size()
+                        + " of " + either.size() + " records on both)");
             }
         }
         same &= sameContexts == asked.size();
-        out.printf(Locale.ROOT, "contexts (%d tokens): %d of %d questions include the same records on both%n", budget,
-                sameContexts, asked.size());
+        out.printf(Locale.ROOT, "contexts (%d tokens): %d of %d questions include the same records in the same order, "
+                + "%d the same records; mean overlap (Jaccard) %.3f%n", budget, sameContexts, asked.size(), sameSets,
+                overlap / asked.size());
         out.println(same ? "the moved tenants hold what the originals held" : "the moved tenants differ");
         out.flush();
         return same ? 0 : 1;
@@ -161,6 +177,9 @@ final class EvalRoundTripCommand implements Callable<Integer> {
             Properties p = LocalPipeline.embedded(stack, true);
             PipelineConfig pipeline = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(pipeline, step -> { });
+            if (shards != null) {
+                recreateWithShards(pipeline);
+            }
             write.run(pipeline);
             progress.println("[roundtrip] " + name + ": input written; running the job ...");
             progress.flush();
@@ -271,13 +290,32 @@ final class EvalRoundTripCommand implements Callable<Integer> {
         }
     }
 
-    /** Each tenant's export, as the operator's {@code ./engram export} writes it. */
-    private static void export(Retrieval retrieval, List<String> tenants, Path work) throws Exception {
+    /** The empty index made again with {@link #shards} shards, the template's mapping and the model it records. */
+    private void recreateWithShards(PipelineConfig pipeline) throws Exception {
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        String url = pipeline.openSearch().url() + "/" + pipeline.index();
+        String model = pipeline.embeddingModel().id();
+        for (java.net.http.HttpRequest request : List.of(java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .DELETE().build(), java.net.http.HttpRequest.newBuilder(java.net.URI.create(url))
+                .header("Content-Type", "application/json").PUT(java.net.http.HttpRequest.BodyPublishers.ofString(
+                        "{\"settings\": {\"index\": {\"number_of_shards\": " + shards + "}}, \"mappings\": {\"_meta\": "
+                                + "{\"embedding_model\": \"" + model + "\"}}}")).build())) {
+            java.net.http.HttpResponse<String> answer = http.send(request, java.net.http.HttpResponse.BodyHandlers.ofString());
+            if (answer.statusCode() != 200) {
+                throw new IllegalStateException(request.method() + " " + url + ": " + answer.statusCode() + " " + answer.body());
+            }
+        }
+        EngramSetup.prepare(pipeline, step -> { });
+    }
+
+    /** Each tenant's export, as the operator's {@code ./engram export} writes it; how many records each holds. */
+    private static void export(Retrieval retrieval, List<String> tenants, Path work, Map<String, Long> exported)
+            throws Exception {
         for (String tenant : tenants) {
             ExportLines.Pages pages = cursor -> retrieval.store().list(tenant, Map.of(), Set.<RecordType>of(),
                     MemoryReader.Order.OLDEST_FIRST, ExportLines.PAGE_SIZE, cursor);
             try (Writer file = Files.newBufferedWriter(work.resolve(tenant + ".jsonl"))) {
-                ExportLines.write(pages.after(null), pages, file);
+                exported.put(tenant, ExportLines.write(pages.after(null), pages, file));
             }
         }
     }

@@ -541,4 +541,56 @@ class MemoryServiceTest {
                 .containsExactly("acme/imp-city-1", "acme/imp-city-2", "acme/imp-tea");
         assertThat(storedIds("old", "user_id", "ivy")).as("nothing of the export's tenant").isEmpty();
     }
+
+    /**
+     * The job's change feed reaches a tenant's webhook: a memory written and forgotten through the API arrives as
+     * {@code upserted} then {@code forgotten}, signed with the webhook's secret, the forget without the text.
+     */
+    @Test
+    void aWebhookReceivesTheJobsChangesSignedAndInOrder() throws Exception {
+        List<String[]> received = java.util.Collections.synchronizedList(new ArrayList<>());
+        com.sun.net.httpserver.HttpServer receiver = com.sun.net.httpserver.HttpServer.create(
+                new java.net.InetSocketAddress("127.0.0.1", 0), 0);
+        receiver.createContext("/hook", exchange -> {
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            received.add(new String[] {exchange.getRequestHeaders().getFirst("Engram-Timestamp"),
+                    exchange.getRequestHeaders().getFirst("Engram-Signature"), new String(body, StandardCharsets.UTF_8)});
+            exchange.sendResponseHeaders(204, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            String admin = product.keys().get(ApiKeys.ADMIN_GRANT);
+            HttpRequest register = HttpRequest.newBuilder(URI.create(product.apiUrl() + "/v1/webhooks"))
+                    .header("Authorization", "Bearer " + admin).header("X-Engram-Tenant", "globex")
+                    .POST(HttpRequest.BodyPublishers.ofString("{\"url\": \"http://127.0.0.1:" + receiver.getAddress().getPort()
+                            + "/hook\", \"kinds\": [\"upserted\", \"forgotten\"]}")).build();
+            HttpResponse<String> made = http.send(register, HttpResponse.BodyHandlers.ofString());
+            assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
+            String secret = JSON.readTree(made.body()).get("secret").asText();
+
+            assertThat(accepted(call("POST", "/v1/memories", globex, "{\"memory_id\": \"hooked\", \"text\": "
+                    + "\"Globex's vault code is 4471.\"}"))).containsExactly("globex/hooked");
+            await("the memory stored", () -> call("GET", "/v1/memories/hooked", globex, null).status() == 200);
+            awaitForget(globex, call("DELETE", "/v1/memories/hooked", globex, null));
+            await("both changes delivered", () -> received.stream().filter(r -> r[2].contains("globex/hooked")).count() >= 2);
+
+            List<JsonNode> changes = new ArrayList<>();
+            for (String[] r : received) {
+                javax.crypto.Mac mac = javax.crypto.Mac.getInstance("HmacSHA256");
+                mac.init(new javax.crypto.spec.SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+                String expected = "v1=" + java.util.HexFormat.of().formatHex(mac.doFinal((r[0] + "." + r[2])
+                        .getBytes(StandardCharsets.UTF_8)));
+                assertThat(r[1]).as("signed with the webhook's secret").isEqualTo(expected);
+                changes.add(JSON.readTree(r[2]));
+            }
+            List<JsonNode> ours = changes.stream().filter(c -> c.toString().contains("globex/hooked")).toList();
+            assertThat(ours).extracting(c -> c.get("kind").asText()).containsExactly("upserted", "forgotten");
+            assertThat(ours.get(0).at("/record/text").asText()).isEqualTo("Globex's vault code is 4471.");
+            assertThat(ours.get(1).toString()).as("a forget carries no text").doesNotContain("4471");
+            assertThat(changes).allMatch(c -> c.get("tenant_id").asText().equals("globex"));
+        } finally {
+            receiver.stop(0);
+        }
+    }
 }
