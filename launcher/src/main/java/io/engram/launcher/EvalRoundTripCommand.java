@@ -46,7 +46,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /**
- * Whether a tenant's memory survives a move (docs/benchmarks.md, "Does an export come back whole"): the LoCoMo
+ * Whether a tenant's memory survives a move (docs/benchmarks.md, "Does a moved tenant come back whole"): the LoCoMo
  * conversations and a tenant of fact chains written to one fresh embedded deployment and run through the job; each
  * tenant exported ({@link ExportLines}); the exports imported as other tenants on a second fresh deployment
  * ({@link Importer}) and run through the job again. Every record of A must have its equal on B, the tenant renamed
@@ -76,12 +76,21 @@ final class EvalRoundTripCommand implements Callable<Integer> {
             description = "Shards of the memory index on both deployments (default: the index template's).")
     Integer shards;
 
+    @Option(names = "--keep-tenants",
+            description = "Import each export as the tenant it came from: a control for how far two deployments of the "
+                    + "same records differ without a move.")
+    boolean keepTenants;
+
     @Option(names = "--work-dir", paramLabel = "DIR", description = "Where the exports are written (default: a new temporary folder).")
     Path workDir;
 
-    /** The tenant of the fact chains, and the suffix of every tenant's name on the second deployment. */
+    /** The tenant of the fact chains. */
     static final String FACTS_TENANT = "roundtrip-facts";
-    static final String MOVED = "-moved";
+
+    /** A tenant's name on the second deployment. */
+    private String moved(String tenant) {
+        return keepTenants ? tenant : tenant + "-moved";
+    }
 
     /** A question of one tenant, asked at {@code now}. */
     record Question(String tenant, String text, Instant now) {
@@ -109,8 +118,8 @@ final class EvalRoundTripCommand implements Callable<Integer> {
             produceFacts(pipeline.kafka(), facts);
         }, retrieval -> export(retrieval, tenants, work, exported));
         Map<String, Importer.Outcome> imported = new LinkedHashMap<>();
-        Side b = onFreshDeployment("b", tenants.stream().map(t -> t + MOVED).toList(),
-                asked.stream().map(q -> new Question(q.tenant() + MOVED, q.text(), q.now())).toList(),
+        Side b = onFreshDeployment("b", tenants.stream().map(t -> moved(t)).toList(),
+                asked.stream().map(q -> new Question(moved(q.tenant()), q.text(), q.now())).toList(),
                 pipeline -> importAll(pipeline, tenants, work, imported), retrieval -> { });
         return report(out, tenants, asked, a, b, exported, imported);
     }
@@ -121,7 +130,7 @@ final class EvalRoundTripCommand implements Callable<Integer> {
         out.printf("%-24s %8s %8s %8s %8s %s%n", "tenant", "exported", "imported", "A", "B", "records");
         for (String tenant : tenants) {
             Set<String> onA = a.records().get(tenant);
-            Set<String> onB = b.records().get(tenant + MOVED);
+            Set<String> onB = b.records().get(moved(tenant));
             Importer.Outcome outcome = imported.get(tenant);
             boolean equal = onA.equals(onB) && outcome.rejectedTotal() == 0;
             same &= equal;
@@ -321,13 +330,13 @@ final class EvalRoundTripCommand implements Callable<Integer> {
     }
 
     /** Each export imported as its tenant moved, as {@code ./engram import} sends it. */
-    private static void importAll(PipelineConfig pipeline, List<String> tenants, Path work,
+    private void importAll(PipelineConfig pipeline, List<String> tenants, Path work,
                                   Map<String, Importer.Outcome> imported) throws Exception {
         Importer importer = new Importer(PayloadValidator.Limits.DEFAULT);
         try (EngramProducer producer = new EngramProducer(pipeline.kafka(), new Properties(), PayloadValidator.Limits.DEFAULT)) {
             for (String tenant : tenants) {
                 try (InputStream in = Files.newInputStream(work.resolve(tenant + ".jsonl"))) {
-                    imported.put(tenant, importer.run(in, tenant + MOVED, Importer.Format.ENGRAM,
+                    imported.put(tenant, importer.run(in, moved(tenant), Importer.Format.ENGRAM,
                             Importer.through(producer)));
                 }
             }
