@@ -115,13 +115,14 @@ class WebhookDeliveryTest {
                 .map(c -> c.get("change_id").asText()).toList();
     }
 
-    private static void await(String what, Callable<Boolean> condition) throws Exception {
+    /** Polls {@code condition} until it holds; fails after a minute (never asserting on how long it took). */
+    static void await(String what, Callable<Boolean> condition) throws Exception {
         long deadline = System.nanoTime() + 60_000_000_000L;
         while (!condition.call()) {
             if (System.nanoTime() > deadline) {
                 throw new AssertionError("waited a minute for " + what);
             }
-            Thread.sleep(20);
+            java.util.concurrent.TimeUnit.MILLISECONDS.sleep(20);
         }
     }
 
