@@ -559,8 +559,9 @@ class MemoryServiceTest {
             exchange.close();
         });
         receiver.start();
+        String admin = product.keys().get(ApiKeys.ADMIN_GRANT);
+        String webhook = null;
         try {
-            String admin = product.keys().get(ApiKeys.ADMIN_GRANT);
             HttpRequest register = HttpRequest.newBuilder(URI.create(product.apiUrl() + "/v1/webhooks"))
                     .header("Authorization", "Bearer " + admin).header("X-Engram-Tenant", "globex")
                     .POST(HttpRequest.BodyPublishers.ofString("{\"url\": \"http://127.0.0.1:" + receiver.getAddress().getPort()
@@ -568,6 +569,7 @@ class MemoryServiceTest {
             HttpResponse<String> made = http.send(register, HttpResponse.BodyHandlers.ofString());
             assertThat(made.statusCode()).as(made.body()).isEqualTo(201);
             String secret = JSON.readTree(made.body()).get("secret").asText();
+            webhook = JSON.readTree(made.body()).get("id").asText();
 
             assertThat(accepted(call("POST", "/v1/memories", globex, "{\"memory_id\": \"hooked\", \"text\": "
                     + "\"Globex's vault code is 4471.\"}"))).containsExactly("globex/hooked");
@@ -591,6 +593,11 @@ class MemoryServiceTest {
             assertThat(changes).allMatch(c -> c.get("tenant_id").asText().equals("globex"));
         } finally {
             receiver.stop(0);
+            if (webhook != null) { // the tenant's changes go nowhere after this test
+                http.send(HttpRequest.newBuilder(URI.create(product.apiUrl() + "/v1/webhooks/" + webhook))
+                        .header("Authorization", "Bearer " + admin).header("X-Engram-Tenant", "globex").DELETE().build(),
+                        HttpResponse.BodyHandlers.discarding());
+            }
         }
     }
 }
