@@ -10,7 +10,7 @@ import picocli.CommandLine.Command;
         description = "Engram: a streaming memory backend for AI agents on Apache Flink.",
         subcommands = {StackCommand.class, PartitionCommand.class, EmbedCommand.class, MentionsCommand.class, CompactCommand.class, RecallCommand.class,
                 ServeCommand.class, UpCommand.class, TenantsCommand.class, ImportCommand.class, ExportCommand.class, KeysCommand.class, StatusCommand.class, EvalCommand.class, SqlCommand.class, CollapseCommand.class, DemoCommand.class, RunCommand.class,
-                ClusterCommand.class,
+                ClusterCommand.class, IndexCommand.class,
                 WebhooksCommand.class,
                 CommandLine.HelpCommand.class},
         footer = {"", "Benchmarks (the bench module): ./engram bench --help",

@@ -2,6 +2,7 @@ package io.engram.launcher;
 
 import io.engram.jobs.PipelineConfig;
 import io.engram.retrieval.Retrieval;
+import io.engram.store.MemoryIndexMigration;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.MemoryStore;
 import io.engram.store.OpenSearchConnection;
@@ -43,6 +44,12 @@ final class MemoryIndexOptions {
     MemoryStore openStore() throws IOException {
         Target target = target();
         return OpenSearchMemoryStore.at(target.connection(), target.index(), RetryPolicy.DEFAULT).open();
+    }
+
+    /** The migration of the index these options name to the current layout. */
+    MemoryIndexMigration migration() throws IOException {
+        Target target = target();
+        return new MemoryIndexMigration(target.connection(), target.index());
     }
 
     /** The cluster and the index these options name. */

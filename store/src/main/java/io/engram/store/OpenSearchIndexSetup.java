@@ -4,10 +4,14 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.opensearch.client.json.JsonData;
 import org.opensearch.client.opensearch._types.HealthStatus;
 import org.opensearch.client.opensearch._types.OpenSearchException;
+import org.slf4j.LoggerFactory;
 
 /**
  * The memory index's setup and migration: the template, the index with the embedding model of its vectors in its
@@ -16,6 +20,10 @@ import org.opensearch.client.opensearch._types.OpenSearchException;
 final class OpenSearchIndexSetup {
 
     private static final String META_MODEL = "embedding_model";
+    /** The index setting that keeps vectors out of the stored {@code _source} (k-NN derived source; static). */
+    static final String DERIVED_SOURCE = "index.knn.derived_source.enabled";
+    /** The old-layout indices already told of, so each is logged once per JVM however many stores open it. */
+    private static final Set<String> TOLD_OLD_LAYOUT = ConcurrentHashMap.newKeySet();
     /** The fields added to the mapping since the first version: an index made before them gets them on start. */
     private static final List<String> ADDED_FIELDS = List.of("key", "supersedes", "superseded_by", "superseded_at",
             "valid_from", "valid_until", "expires_at", "sources_from", MemoryReader.ENTITIES);
@@ -39,6 +47,7 @@ final class OpenSearchIndexSetup {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot set up index " + index, e);
         }
+        tellIfOldLayout();
         JsonNode mappings = mappings();
         addEnglishText(mappings);
         addMissingFields(mappings);
@@ -59,6 +68,29 @@ final class OpenSearchIndexSetup {
                 throw e;
             }
         }
+    }
+
+    /**
+     * An index created before vectors left {@code _source} keeps working (its sources hold the vectors, so updates
+     * keep them), but stores each vector twice: says so once, with the way to move it.
+     */
+    private void tellIfOldLayout() {
+        if (!derivedSource() && TOLD_OLD_LAYOUT.add(index)) {
+            LoggerFactory.getLogger(OpenSearchIndexSetup.class).warn("index {} stores each vector twice (in _source"
+                    + " too, the layout before {}): ./engram index migrate moves it to the current layout"
+                    + " (docs/operations.md, \"Moving an index to the current layout\")", index, DERIVED_SOURCE);
+        }
+    }
+
+    /** Whether the index keeps vectors out of its stored sources. */
+    boolean derivedSource() {
+        return "true".equals(settings().path(DERIVED_SOURCE).asText());
+    }
+
+    /** The index's settings, flat ({@code index.…} keys), as {@code GET /INDEX/_settings} answers them. */
+    JsonNode settings() {
+        return single(http.send("GET", "/" + index + "/_settings?flat_settings=true", null, 200), "settings")
+                .path("settings");
     }
 
     private boolean exists() throws IOException {
@@ -118,13 +150,27 @@ final class OpenSearchIndexSetup {
     }
 
     /** The index's mappings, as {@code GET /INDEX/_mapping} answers them. */
-    private JsonNode mappings() {
+    JsonNode mappings() {
+        return single(http.send("GET", "/" + index + "/_mapping", null, 200), "mapping").path("mappings");
+    }
+
+    /**
+     * The one index's part of an answer keyed by index name: by the concrete index's name, which differs from the
+     * configured one when that is an alias.
+     */
+    private JsonNode single(String answer, String what) {
+        JsonNode byIndex;
         try {
-            return VectorJson.MAPPER.readTree(http.send("GET", "/" + index + "/_mapping", null, 200)).path(index)
-                    .path("mappings");
+            byIndex = VectorJson.MAPPER.readTree(answer);
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the mapping of index " + index, e);
+            throw new UncheckedIOException("cannot read the " + what + " of index " + index, e);
         }
+        if (byIndex.size() != 1) {
+            List<String> names = new ArrayList<>();
+            byIndex.fieldNames().forEachRemaining(names::add);
+            throw new IllegalStateException(index + " names " + names.size() + " indices, not one: " + names);
+        }
+        return byIndex.elements().next();
     }
 
     /** {@link OpenSearchMemoryStore#clusterAndIndexUuid}. */

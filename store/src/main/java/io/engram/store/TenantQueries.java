@@ -320,7 +320,7 @@ final class TenantQueries {
         return deleteBody(search);
     }
 
-    /** A search's query alone: what {@code _delete_by_query} takes. */
+    /** A search's query alone: what a delete by query searches for. */
     private static ObjectNode deleteBody(ObjectNode search) {
         ObjectNode body = VectorJson.MAPPER.createObjectNode();
         body.set("query", search.get("query"));

@@ -32,10 +32,12 @@ class MemoryIndexTemplateTest {
     }
 
     @Test
-    void dimensionFollowsTheModelAndRoutingIsRequired() {
+    void dimensionFollowsTheModelAndVectorsStayOutOfSource() {
         JsonNode body = MemoryIndexTemplate.body(768);
         assertThat(body.at("/template/mappings/properties/embedding/dimension").asInt()).isEqualTo(768);
-        assertThat(body.at("/template/mappings/_routing/required").asBoolean()).isTrue();
+        assertThat(body.at("/template/settings/index/knn.derived_source.enabled").asBoolean()).isTrue();
+        // derived source reads give no _routing back, so a required one refuses every update (docs/operations.md)
+        assertThat(body.at("/template/mappings").has("_routing")).isFalse();
         assertThat(body.at("/template/mappings/properties/tenant_id/type").asText()).isEqualTo("keyword");
         assertThat(body.at("/template/settings/index/number_of_replicas").asInt()).isZero();
         assertThatThrownBy(() -> MemoryIndexTemplate.body(0)).isInstanceOf(IllegalArgumentException.class);
