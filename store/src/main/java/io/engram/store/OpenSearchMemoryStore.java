@@ -36,8 +36,7 @@ public final class OpenSearchMemoryStore implements MemoryStore {
 
     /** The sessions a forget of a user reads and deletes at a time: well within OpenSearch's limits per request. */
     static final int SESSIONS_PER_PAGE = 1_000;
-    /** The records a delete by query reads and deletes at a time. */
-    private static final int DELETES_PER_PAGE = 1_000;
+    private static final int DELETES_PER_PAGE = 1_000; // the records a delete by query reads and deletes at a time
 
     /** Sets or removes a memory's superseder, its other fields untouched (an update of a missing one fails). */
     private static final String SUPERSEDE = "if (params.by == null) { ctx._source.remove('superseded_by');"
@@ -226,24 +225,17 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     /**
-     * Deletes what the body's query matches in the tenant's shard (searchable documents only); returns how many.
-     * Not {@code _delete_by_query}: it deletes each hit by the routing it reads back, which an index of vectors kept
-     * out of {@code _source} does not give back (k-NN 2.19 derived source), so a delete would miss the tenant's shard.
-     * A page of ids at a time, deleted with the tenant's routing, until the query matches nothing.
+     * Deletes what the body's query matches in the tenant's shard (searchable documents only), a page of ids at a time
+     * with the tenant's routing; returns how many. Not {@code _delete_by_query}: it deletes by the routing it reads
+     * back, which k-NN 2.19's derived source does not give back, so it would miss the tenant's shard.
      */
     private long deleteByQuery(String tenantId, ObjectNode body) {
         ObjectNode search = body.deepCopy().put("size", DELETES_PER_PAGE).put("_source", false);
-        String path = "/" + index + "/_search?routing=" + URLEncoder.encode(tenantId, StandardCharsets.UTF_8);
         long deleted = 0;
         List<String> previous = List.of();
         while (true) {
-            SearchAnswer answer;
-            try {
-                answer = VectorJson.MAPPER.readValue(http.send("POST", path, search.toString(), 200), SearchAnswer.class);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            List<String> ids = answer.hits().hits().stream().map(SearchAnswer.Hit::id).toList();
+            List<String> ids = searchOnce(tenantId, q -> search,
+                    (batch, answer) -> answer.hits().hits().stream().map(SearchAnswer.Hit::id).toList());
             if (ids.isEmpty()) {
                 return deleted;
             }
