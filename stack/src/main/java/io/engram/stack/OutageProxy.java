@@ -15,8 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * through, then refuses the next {@code refuse} ones (429 and 503 alternately, as an overloaded or restarting
  * cluster does), then forwards everything again. Every other request is forwarded untouched. With
  * {@link #failingBulk} one bulk request is instead answered as if OpenSearch refused every document in it for
- * good, which fails the writing task; with each {@link #failingDeleteByQuery} one delete-by-query is carried out
- * and then answered with an error, as when the connection drops after OpenSearch has deleted.
+ * good, which fails the writing task; with each {@link #failingDeleteByQuery} one delete by query (a
+ * {@code _delete_by_query}, or the search that pages the store's deletes) is carried out and then answered with an
+ * error, as when the connection drops after OpenSearch has answered.
  */
 public final class OutageProxy implements AutoCloseable {
 
@@ -30,7 +31,7 @@ public final class OutageProxy implements AutoCloseable {
     private volatile int failingBulk;
     private volatile int everyBulkStatus;
 
-    /** A delete-by-query answer to lose: the {@code n}-th whose body contains {@code marker}. */
+    /** A delete by query's answer to lose: the {@code n}-th whose body contains {@code marker}. */
     private record FailingDelete(int n, String marker, AtomicInteger seen) {
     }
 
@@ -85,7 +86,8 @@ public final class OutageProxy implements AutoCloseable {
                 if (bulk) {
                     forwardedBulks.incrementAndGet();
                 }
-                if (exchange.getRequestURI().getPath().endsWith("/_delete_by_query")
+                String path = exchange.getRequestURI().getPath();
+                if ((path.endsWith("/_delete_by_query") || path.endsWith("/_msearch"))
                         && losesAnswer(new String(body, StandardCharsets.UTF_8))) {
                     Forwarding.forward(upstream, upstreamUrl, exchange, body, false);
                     failed.incrementAndGet();

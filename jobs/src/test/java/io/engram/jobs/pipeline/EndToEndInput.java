@@ -57,10 +57,13 @@ public final class EndToEndInput {
     public static final List<String> TENANTS = List.of(ACME, GLOBEX, INITECH, HOOLI, UMBRELLA, VANDELAY);
     /** When hooli's user "gone" asks to be forgotten. */
     public static final Instant FORGOTTEN_AT = T0.plusSeconds(900);
-    /** When vandelay is deleted, and the one delete-by-query its deletion sends (docs/contracts.md, "Forgetting"). */
+    /**
+     * When vandelay is deleted, and the query its deletion searches and deletes by: the tenant's filter alone
+     * (docs/contracts.md, "Forgetting").
+     */
     public static final Instant DELETED_AT = T0.plusSeconds(1500);
     public static final String DELETION_BODY = "{\"query\":{\"bool\":{\"filter\":[{\"term\":{\"tenant_id\":\""
-            + VANDELAY + "\"}}]}}}";
+            + VANDELAY + "\"}}]}},\"size\"";
     /** The real agent documents of data/agents-md, which the build passes in (pom.xml's surefire settings). */
     static final Path AGENT_DOCUMENTS = Path.of(Objects.requireNonNull(System.getProperty("engram.agent-documents"),
             "system property engram.agent-documents (set by the build) names data/agents-md"));
