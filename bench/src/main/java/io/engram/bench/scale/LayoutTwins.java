@@ -37,6 +37,8 @@ record LayoutTwins(RawHttp http, String openSearch, String index) {
         ObjectNode reindex = RawHttp.JSON.createObjectNode();
         reindex.putObject("source").put("index", index);
         reindex.putObject("dest").put("index", name);
+        // a record is routed by its tenant, and derived source does not give _routing back to the reindex's read
+        reindex.putObject("script").put("lang", "painless").put("source", "ctx._routing = ctx._source.tenant_id");
         JsonNode done = await(http.post(openSearch + "/_reindex?wait_for_completion=false", reindex), "reindex into " + name);
         if (done.at("/response/failures").size() > 0) {
             throw new IllegalStateException("reindex into " + name + " failed: " + done.at("/response/failures").get(0));
