@@ -2,6 +2,7 @@ package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.launcher.ExistingPath;
+import io.engram.jobs.PipelineConfig;
 import io.engram.stack.EmbeddedStack;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -18,11 +19,11 @@ import picocli.CommandLine.Spec;
 
 /**
  * {@code ./engram bench scale}: many tenants of Zipf sizes through the real pipeline on the embedded servers
- * ({@link ScaleRun}), embedding with the stand-in; the report as tables or one JSON object. Exits 1 when a
+ * ({@link ScaleRun}), embedding with the stand-in or the default model; the report as tables or one JSON object. Exits 1 when a
  * correctness check failed (a count, a foreign record, a difference after a kill, a forget that left records).
  */
 @Command(name = "scale", mixinStandardHelpOptions = true,
-        description = "Tenants of Zipf sizes through the real pipeline (stand-in embedder): ingest, state, checkpoints,"
+        description = "Tenants of Zipf sizes through the real pipeline: ingest, state, checkpoints,"
                 + " restore after kill -9, the index, reads against their floor, cross-tenant reads, forget, status.")
 public final class BenchScaleCommand implements Callable<Integer> {
 
@@ -52,6 +53,11 @@ public final class BenchScaleCommand implements Callable<Integer> {
     @Option(names = "--checkpoint-interval", defaultValue = "10s", description = "the job's checkpoint interval (default: ${DEFAULT-VALUE})")
     String checkpointInterval;
 
+    @Option(names = "--embedder", defaultValue = "standin", paramLabel = "standin|model",
+            description = "what the job and the reads embed with: the stand-in (hashed word features, fast) or the"
+                    + " default model, bge-small-en-v1.5-q (default: ${DEFAULT-VALUE})")
+    String embedder;
+
     @Option(names = "--model-records", defaultValue = "10000", description = "records loaded with the stand-in and"
             + " with the default model for their ratio; 0 skips it (default: ${DEFAULT-VALUE})")
     int modelRecords;
@@ -72,9 +78,10 @@ public final class BenchScaleCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = spec.commandLine().getErr();
         Path work = Files.createTempDirectory("engram-bench-scale");
-        progress.println("bench scale: working in " + work + " (stand-in embedder)");
+        String model = embedModel(embedder);
+        progress.println("bench scale: working in " + work + " (embed.model " + model + ")");
         ScaleRun.Options options = new ScaleRun.Options(tenants, records, largest != null ? largest : (int) (records / 10),
-                work, agentDocuments, jobHeap, checkpointInterval, modelRecords, queries, crossTenantReads,
+                work, agentDocuments, jobHeap, checkpointInterval, model, modelRecords, queries, crossTenantReads,
                 readsNotBefore == null ? null : LocalDate.now(ZoneOffset.UTC).atTime(readsNotBefore).toInstant(ZoneOffset.UTC));
         ObjectNode report;
         try (EmbeddedStack stack = EmbeddedStack.start(EmbeddedStack.Config.all(Optional.empty()), (s, a) -> { })) {
@@ -89,5 +96,17 @@ public final class BenchScaleCommand implements Callable<Integer> {
         }
         out.flush();
         return ScaleVerdict.failures(report).isEmpty() ? 0 : 1;
+    }
+
+    /** The {@code embed.model} of {@code --embedder}. */
+    static String embedModel(String embedder) {
+        switch (embedder) {
+            case "standin":
+                return RunSettings.STANDIN;
+            case "model":
+                return PipelineConfig.defaults().embeddingModel().id();
+            default:
+                throw new IllegalArgumentException("--embedder is standin or model, not '" + embedder + "'");
+        }
     }
 }

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.bench.FloorQueries;
 import io.engram.bench.Latencies;
 import io.engram.model.embed.Embedder;
-import io.engram.model.embed.EmbeddingModel;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -36,10 +35,12 @@ final class ReadLatency {
     private final RawHttp http;
     private final ScaleService service;
     private final String indexUrl;
-    private final Embedder embedder = EmbeddingModel.HASHED_STANDIN.embedder();
+    private final Embedder embedder;
 
-    ReadLatency(RawHttp http, ScaleService service, String openSearch, String index) {
+    /** Reads through {@code service} next to raw ones on {@code index}, queries embedded by {@code embedder}. */
+    ReadLatency(RawHttp http, ScaleService service, String openSearch, String index, Embedder embedder) {
         this.http = http;
+        this.embedder = embedder;
         this.service = service;
         this.indexUrl = openSearch + "/" + index;
     }

@@ -34,7 +34,7 @@ final class ScaleRun {
 
     /** What to load and where. */
     record Options(int tenants, long records, int largest, Path work, Path agentDocuments, String jobHeap,
-                   String checkpointInterval, int realModelRecords, int queries, int crossTenantReads,
+                   String checkpointInterval, String embedModel, int realModelRecords, int queries, int crossTenantReads,
                    Instant readsNotBefore) {
     }
 
@@ -54,11 +54,12 @@ final class ScaleRun {
         List<Tenant> sample = sample(tenants);
         List<Tenant> rest = new ArrayList<>(tenants);
         rest.removeAll(sample);
-        ObjectNode report = RawHttp.JSON.createObjectNode().put("embedder", "stand-in embedder (" + RunSettings.STANDIN + ")")
+        ObjectNode report = RawHttp.JSON.createObjectNode().put("embedder", options.embedModel())
                 .put("tenants", tenants.size()).put("records", options.records()).put("largest", tenants.get(0).records())
                 .put("median", tenants.get(tenants.size() / 2).records()).put("smallest", tenants.get(tenants.size() - 1).records());
         Topics.create(KafkaClients.at(servers.kafka()), 2);
-        if (options.realModelRecords() > 0) { // first: apart from the load, and from anything sharing the machine later
+        // first: apart from the load, and from anything sharing the machine later; a run on the model has no ratio to take
+        if (options.realModelRecords() > 0 && RunSettings.STANDIN.equals(options.embedModel())) {
             mark(report, "model");
             report.set("real_model", new RealModelRatio(servers, options.work(), options.jobHeap(), progress)
                     .measure(ScaleCorpus.over(options.agentDocuments()), options.realModelRecords()));
@@ -70,7 +71,7 @@ final class ScaleRun {
         List<String> sampleIds = sample.stream().map(Tenant::id).toList();
         ScaleLoad.Sent sampleSent = load.send(servers.kafka(), sample, null);
         RunSettings reference = RunSettings.write(options.work(), "scale-reference", servers, true, sentFrom,
-                RunSettings.STANDIN, Map.of("checkpoint.interval", options.checkpointInterval()));
+                options.embedModel(), Map.of("checkpoint.interval", options.checkpointInterval()));
         say("reference run over the sample (%d tenants, %,d records) ...", sample.size(), sampleSent.records());
         try (JobProcess run = JobProcess.run(reference.file(), options.work().resolve("reference.log"), options.jobHeap())) {
             int exit = run.awaitExit(PATIENCE);
@@ -81,7 +82,7 @@ final class ScaleRun {
         SampleContents expected = SampleContents.read(servers.openSearch(), reference.index(), servers.postgres(), sampleIds, true);
 
         // everything, through the run that is killed
-        RunSettings main = RunSettings.write(options.work(), "scale", servers, false, sentFrom, RunSettings.STANDIN,
+        RunSettings main = RunSettings.write(options.work(), "scale", servers, false, sentFrom, options.embedModel(),
                 Map.of("checkpoint.interval", options.checkpointInterval()));
         TenantCounts counts = new TenantCounts(http, servers.openSearch(), main.index());
         Ingest ingest = new Ingest(counts);
@@ -104,7 +105,7 @@ final class ScaleRun {
                     .put("cpu_micros_per_record", beforeKill.cpuMicrosPerRecordSince(first))
                     .put("servers_cpu_micros_per_record", beforeKill.serversMicrosPerRecordSince(first))
                     .put("measured_records", beforeKill.records() - first.records())
-                    .put("standin_micros_per_text", StandinCost.microsPerText());
+                    .put("standin_micros_per_text", RunSettings.STANDIN.equals(options.embedModel()) ? StandinCost.microsPerText() : 0);
             say("ingest: %.0f records/s, %.0f us CPU per record; kill -9 at %,d searchable ...",
                     beforeKill.perSecondSince(first), beforeKill.cpuMicrosPerRecordSince(first), beforeKill.records());
             Restore.Restarted midLoad = Restore.killAndRestart(job, main, options.work().resolve("run-2.log"),
@@ -138,10 +139,19 @@ final class ScaleRun {
             mark(report, "index");
             report.putPOJO("rejects", Rejects.byReason(servers.kafka()));
             report.set("index", new IndexFootprint(http, servers.openSearch(), main.index()).measure(options.records()));
+            LayoutTwins twins = new LayoutTwins(http, servers.openSearch(), main.index());
+            say("copies of the index in both layouts of the vector ...");
+            twins.build();
             try (ScaleService service = ScaleService.start(options.work(), main, tenants.stream().map(Tenant::id).toList())) {
                 new ServiceMeasurements(http, service, servers, main, tenants, restSent, options, progress)
                         .measure(report, job);
             }
+            mark(report, "layouts");
+            report.set("layouts", twins.footprint());
+            twins.delete();
+            say("bytes per document, merged: vectors in _source %.0f, derived source %.0f",
+                    report.at("/layouts/source_vectors/bytes_per_document").asDouble(),
+                    report.at("/layouts/derived_source/bytes_per_document").asDouble());
         } finally {
             job.close();
         }

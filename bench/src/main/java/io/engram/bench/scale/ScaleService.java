@@ -29,6 +29,12 @@ final class ScaleService implements AutoCloseable {
     }
 
     static ScaleService start(Path dir, RunSettings run, Collection<String> tenants) throws IOException {
+        return start(dir, run, tenants, run.index());
+    }
+
+    /** The service reading {@code index} instead of the run's own. */
+    static ScaleService start(Path dir, RunSettings run, Collection<String> tenants, String index) throws IOException {
+        Files.createDirectories(dir);
         Map<String, String> keys = new LinkedHashMap<>();
         StringBuilder file = new StringBuilder(OPERATOR_KEY + "=*\n");
         for (String tenant : tenants) {
@@ -39,6 +45,7 @@ final class ScaleService implements AutoCloseable {
         Files.writeString(keyFile, file);
         Properties settings = new Properties();
         settings.putAll(run.properties());
+        settings.setProperty("opensearch.index", index);
         settings.setProperty("service.rate-limit.per-second", "1000000");
         settings.setProperty("service.rate-limit.burst", "1000000");
         Path config = dir.resolve("service.properties");

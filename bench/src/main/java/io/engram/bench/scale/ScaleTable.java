@@ -20,8 +20,10 @@ final class ScaleTable {
                 r.get("smallest").asInt(), embedder);
         header("pipeline, " + embedder);
         row("ingest, records/s (job on 1 slot)", "%.0f", r.at("/ingest/records_per_second"));
-        row("job CPU per record, µs (stand-in included)", "%.0f", r.at("/ingest/cpu_micros_per_record"));
-        row("  of which the stand-in embedder, µs per text", "%.1f", r.at("/ingest/standin_micros_per_text"));
+        row("job CPU per record, µs (embedding included)", "%.0f", r.at("/ingest/cpu_micros_per_record"));
+        if (r.at("/ingest/standin_micros_per_text").asDouble() > 0) {
+            row("  of which the stand-in embedder, µs per text", "%.1f", r.at("/ingest/standin_micros_per_text"));
+        }
         row("servers' CPU per record, µs (OpenSearch, Kafka, PostgreSQL)", "%.0f", r.at("/ingest/servers_cpu_micros_per_record"));
         row("Flink state (RocksDB), total MB", "%.1f", mb(r.at("/checkpoint/state_bytes")));
         row("state per tenant, KB", "%.1f", r.at("/checkpoint/state_bytes_per_tenant").asDouble() / 1024);
@@ -56,24 +58,14 @@ final class ScaleTable {
         row("bytes per record sent (chunks and summaries included)", "%.0f", r.at("/index/bytes_per_record_sent"));
         row("segments", "%.0f", r.at("/index/segments"));
         row("node heap used, MB (the bench's JVM)", "%.0f", mb(r.at("/index/node_heap_used_bytes")));
-        row("_source without the vector saves", "%.0f %%", r.at("/index/source_without_vector_saves").asDouble() * 100);
-        if (r.has("reads")) {
-            header("reads, ms p50 / p95 / p99, " + embedder);
-            for (JsonNode run : r.get("reads")) {
-                String who = String.format(Locale.ROOT, "%s (%,d records), %d client(s)", run.get("tenant").asText(),
-                        run.get("records").asInt(), run.get("clients").asInt());
-                for (String kind : ReadLatency.KINDS) {
-                    JsonNode k = run.get(kind);
-                    out.printf(Locale.ROOT, "| %s: %s | %.1f / %.1f / %.1f |%n", who, kind, k.get("p50").asDouble(),
-                            k.get("p95").asDouble(), k.get("p99").asDouble());
-                }
-                row(who + ": context p95 ÷ (k-NN p95 + BM25 p95)", "%.2f", run.get("context_p95_over_floor"));
-                StringBuilder stages = new StringBuilder();
-                run.at("/context/stages").properties().forEach(e -> stages.append(String.format(Locale.ROOT, " %s %.1f/%.1f",
-                        e.getKey(), e.getValue().get("p50").asDouble(), e.getValue().get("p95").asDouble())));
-                out.printf(Locale.ROOT, "| %s: context in the service, p50/p95 |%s |%n", who, stages);
-            }
-        }
+        row("vector kept in the vector files only (k-NN derived source): 1 = yes", "%.0f",
+                r.at("/index/derived_source").asBoolean() ? 1 : 0);
+        row("copies merged to one segment a shard: bytes per document, vector in _source too", "%.0f",
+                r.at("/layouts/source_vectors/bytes_per_document"));
+        row("  vector in the vector files only (derived source)", "%.0f", r.at("/layouts/derived_source/bytes_per_document"));
+        row("  derived source saves", "%.0f %%", r.at("/layouts/derived_source_saves").asDouble() * 100);
+        reads(r, "reads", "reads, ms p50 / p95 / p99, " + embedder);
+        reads(r, "layout_reads", "reads on the two copies, one client, layouts alternating, ms p50 / p95 / p99");
         header("operations, " + embedder);
         row("forget of a user (" + r.at("/forget/user_records_sent").asLong() + " records): s to done", "%.1f",
                 r.at("/forget/seconds_to_done"));
@@ -90,10 +82,30 @@ final class ScaleTable {
             row("ratio", "%.1f", r.at("/real_model/standin_over_model"));
             row("job CPU per record with the model, µs", "%.0f", r.at("/real_model/model_cpu_micros_per_record"));
             row("OpenSearch bytes per document, the model's dense vectors", "%.0f", r.at("/real_model/index/bytes_per_document"));
-            row("  _source without the vector saves", "%.0f %%",
-                    r.at("/real_model/index/source_without_vector_saves").asDouble() * 100);
         }
         out.flush();
+    }
+
+    private void reads(JsonNode r, String field, String title) {
+        if (!r.has(field)) {
+            return;
+        }
+        header(title);
+        for (JsonNode run : r.get(field)) {
+            String who = String.format(Locale.ROOT, "%s (%,d records), %d client(s)%s", run.get("tenant").asText(),
+                    run.get("records").asInt(), run.get("clients").asInt(),
+                    run.has("layout") ? ", " + run.get("layout").asText() + " round " + run.get("round").asInt() : "");
+            for (String kind : ReadLatency.KINDS) {
+                JsonNode k = run.get(kind);
+                out.printf(Locale.ROOT, "| %s: %s | %.1f / %.1f / %.1f |%n", who, kind, k.get("p50").asDouble(),
+                        k.get("p95").asDouble(), k.get("p99").asDouble());
+            }
+            row(who + ": context p95 ÷ (k-NN p95 + BM25 p95)", "%.2f", run.get("context_p95_over_floor"));
+            StringBuilder stages = new StringBuilder();
+            run.at("/context/stages").properties().forEach(e -> stages.append(String.format(Locale.ROOT, " %s %.1f/%.1f",
+                    e.getKey(), e.getValue().get("p50").asDouble(), e.getValue().get("p95").asDouble())));
+            out.printf(Locale.ROOT, "| %s: context in the service, p50/p95 |%s |%n", who, stages);
+        }
     }
 
     private void header(String title) {

@@ -25,8 +25,11 @@ public final class ScaleVerdict {
         check(out, r.at("/forget/user_records_left").asLong() == 0
                         && r.at("/forget/tenant_records_left").asLong() == r.at("/forget/tenant_records_expected").asLong(),
                 "the forget of a user left other records than the other users': " + r.get("forget"));
-        for (JsonNode read : r.path("reads")) {
-            check(out, read.get("errors").asLong() == 0, "reads of " + read.get("tenant") + " failed: " + read.get("errors"));
+        for (String reads : List.of("reads", "layout_reads")) {
+            for (JsonNode read : r.path(reads)) {
+                check(out, read.get("errors").asLong() == 0, reads + " of " + read.get("tenant") + read.path("layout")
+                        + " failed: " + read.get("errors"));
+            }
         }
         return out;
     }

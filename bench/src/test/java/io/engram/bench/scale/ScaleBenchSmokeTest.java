@@ -28,7 +28,7 @@ class ScaleBenchSmokeTest {
     void fiftyTenantsLoadThroughThePipelineSurviveKillsAndStayApart(EmbeddedKafka kafka, EmbeddedOpenSearch openSearch,
                                                                    EmbeddedPostgreSql postgres) throws Exception {
         ScaleRun.Options options = new ScaleRun.Options(50, 10_000, 1_500, dir,
-                Path.of(System.getProperty("engram.root"), "data", "agents-md"), "512m", "2s", 0, 10, 200, null);
+                Path.of(System.getProperty("engram.root"), "data", "agents-md"), "512m", "2s", RunSettings.STANDIN, 0, 10, 200, null);
         JsonNode report = new ScaleRun(options, new RunSettings.Servers(kafka.bootstrapServers(), openSearch.httpUrl(),
                 postgres.jdbcUrl()), new PrintWriter(System.out, true)).run();
 
@@ -52,5 +52,9 @@ class ScaleBenchSmokeTest {
                 .isEqualTo(report.at("/operator/tenants_with_cycle_rows").asInt()).isGreaterThan(40);
         assertThat(report.at("/correctness/summaries").asLong()).as("sessions compacted").isPositive();
         assertThat(report.get("reads")).hasSize(6);
+        assertThat(report.get("layout_reads")).as("3 tenants, 2 rounds, 2 layouts").hasSize(12);
+        assertThat(report.at("/layouts/source_vectors/documents").asLong()).as("both copies hold every document")
+                .isEqualTo(report.at("/layouts/derived_source/documents").asLong())
+                .isGreaterThanOrEqualTo(report.at("/index/documents").asLong()); // summaries may still come after the count
     }
 }
