@@ -57,11 +57,9 @@ class PipelineConfigTest {
         Properties p = new Properties();
         p.setProperty("windows.vectors", "model");
         assertThat(PipelineConfig.fromProperties(p).windowVectors()).isEqualTo(WindowVectors.MODEL);
-        p.setProperty("windows.vectors", "turn-tokens");
-        assertThat(PipelineConfig.fromProperties(p).windowVectors()).isEqualTo(WindowVectors.TURN_TOKENS);
         p.setProperty("windows.vectors", "mean");
         assertThatThrownBy(() -> PipelineConfig.fromProperties(p))
-                .hasMessage("windows.vectors: mean (use turns, turn-tokens, model)");
+                .hasMessage("windows.vectors: mean (use turns, model)");
     }
 
     @Test

@@ -32,7 +32,6 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
     private final EmbedderFactory embedderFactory;
     private final int maxBatch;
     private final boolean metricsEnabled;
-    private final MeanVector.Weighting weighting;
 
     private transient Embedder embedder;
     private transient int textsBuffered;
@@ -44,18 +43,12 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
     private transient Counter cacheMisses;
     private transient Counter modelTexts;
 
-    /**
-     * The largest batch of texts sent to the model, how long a partial batch may wait, whether metrics are on, how a
-     * record made of other texts weighs their embeddings.
-     */
-    public record Settings(int maxBatch, Duration maxDelay, boolean metricsEnabled, MeanVector.Weighting weighting)
-            implements Serializable {
+    /** The largest batch of texts sent to the model, how long a partial batch may wait, whether metrics are on. */
+    public record Settings(int maxBatch, Duration maxDelay, boolean metricsEnabled) implements Serializable {
 
         /** The pipeline's settings. */
         public static Settings of(PipelineConfig config) {
-            MeanVector.Weighting weighting = config.windowVectors().weighting();
-            return new Settings(config.embedBatch(), config.embedDelay(), config.metricsEnabled(),
-                    weighting == null ? MeanVector.Weighting.EQUAL : weighting);
+            return new Settings(config.embedBatch(), config.embedDelay(), config.metricsEnabled());
         }
     }
 
@@ -64,7 +57,6 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
         this.embedderFactory = embedderFactory;
         this.maxBatch = settings.maxBatch();
         this.metricsEnabled = settings.metricsEnabled();
-        this.weighting = settings.weighting();
     }
 
     @Override
@@ -137,7 +129,7 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
         if (upsert.vectorOf().isEmpty()) {
             return upsert.embedded(asked.get(0).vector(), asked.get(0).tokens());
         }
-        return upsert.embedded(MeanVector.of(asked, weighting), embedder.tokenCounter().count(upsert.record().text()));
+        return upsert.embedded(MeanVector.of(asked), embedder.tokenCounter().count(upsert.record().text()));
     }
 
     private List<Embedding> embed(List<String> batch) {

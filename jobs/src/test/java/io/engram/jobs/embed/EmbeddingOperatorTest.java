@@ -63,10 +63,10 @@ class EmbeddingOperatorTest {
             new TurnEvent("acme", "s1", "ann", "t2", 2, "user", "Melanie: It reminds me of camping with my kids.", 3_000));
 
     /** A fresh operator with a fresh cache in front of the counted model; {@code changes} in one batch. */
-    private static List<StoreChange> embed(MeanVector.Weighting weighting, List<StoreChange> changes) throws Exception {
+    private static List<StoreChange> embed(List<StoreChange> changes) throws Exception {
         EmbedderFactory factory = () -> new CachingEmbedder(new CountedModel(), 1_000);
         try (var h = new OneInputStreamOperatorTestHarness<>(new EmbeddingOperator(factory,
-                new EmbeddingOperator.Settings(64, Duration.ofSeconds(60), true, weighting)), StoreChange.SERIALIZER)) {
+                new EmbeddingOperator.Settings(64, Duration.ofSeconds(60), true)), StoreChange.SERIALIZER)) {
             h.setup(StoreChange.SERIALIZER);
             h.open();
             for (StoreChange c : changes) {
@@ -83,25 +83,23 @@ class EmbeddingOperatorTest {
 
     @Test
     void aWindowAfterItsTurnsIsTheMeanOfTheirVectorsWithNoModelCallOfItsOwn() throws Exception {
-        for (MeanVector.Weighting weighting : MeanVector.Weighting.values()) {
-            MODEL_TEXTS.clear();
-            List<StoreChange> in = new ArrayList<>(TURNS.stream().map(Payloads::turnRecord).toList());
-            StoreChange window = TurnWindowFunction.window(TURNS, WindowVectors.TURNS);
-            in.add(window);
-            List<StoreChange> out = embed(weighting, in);
+        MODEL_TEXTS.clear();
+        List<StoreChange> in = new ArrayList<>(TURNS.stream().map(Payloads::turnRecord).toList());
+        StoreChange window = TurnWindowFunction.window(TURNS, WindowVectors.TURNS);
+        in.add(window);
+        List<StoreChange> out = embed(in);
 
-            assertThat(MODEL_TEXTS).as("only the turns' texts, each once")
-                    .containsExactlyElementsOf(TURNS.stream().map(TurnEvent::text).toList());
-            assertThat(out).extracting(c -> record(c).id()).containsExactlyElementsOf(in.stream().map(c -> record(c).id()).toList());
-            List<Embedding> turnVectors = out.subList(0, 3).stream().map(c -> new Embedding(record(c).embedding(),
-                    record(c).tokens(), false, 1, false)).toList();
-            MemoryRecord madeWindow = record(out.get(3));
-            assertThat(madeWindow.embedding()).containsExactly(MeanVector.of(turnVectors, weighting));
-            assertThat(madeWindow.text()).isEqualTo(record(window).text());
-            assertThat(madeWindow.tokens()).isEqualTo(model.tokenCounter().count(madeWindow.text()))
-                    .isEqualTo(turnVectors.stream().mapToInt(Embedding::tokens).sum()); // newlines are no tokens of this model
-            assertThat(((StoreChange.Upsert) out.get(3)).vectorOf()).as("the vector is set; nothing left to ask").isEmpty();
-        }
+        assertThat(MODEL_TEXTS).as("only the turns' texts, each once")
+                .containsExactlyElementsOf(TURNS.stream().map(TurnEvent::text).toList());
+        assertThat(out).extracting(c -> record(c).id()).containsExactlyElementsOf(in.stream().map(c -> record(c).id()).toList());
+        List<Embedding> turnVectors = out.subList(0, 3).stream().map(c -> new Embedding(record(c).embedding(),
+                record(c).tokens(), false, 1, false)).toList();
+        MemoryRecord madeWindow = record(out.get(3));
+        assertThat(madeWindow.embedding()).containsExactly(MeanVector.of(turnVectors));
+        assertThat(madeWindow.text()).isEqualTo(record(window).text());
+        assertThat(madeWindow.tokens()).isEqualTo(model.tokenCounter().count(madeWindow.text()))
+                .isEqualTo(turnVectors.stream().mapToInt(Embedding::tokens).sum()); // newlines are no tokens of this model
+        assertThat(((StoreChange.Upsert) out.get(3)).vectorOf()).as("the vector is set; nothing left to ask").isEmpty();
     }
 
     @Test
@@ -109,10 +107,10 @@ class EmbeddingOperatorTest {
         StoreChange window = TurnWindowFunction.window(TURNS, WindowVectors.TURNS);
         List<StoreChange> in = new ArrayList<>(TURNS.stream().map(Payloads::turnRecord).toList());
         in.add(window);
-        float[] afterTurns = record(embed(MeanVector.Weighting.EQUAL, in).get(3)).embedding();
+        float[] afterTurns = record(embed(in).get(3)).embedding();
 
         MODEL_TEXTS.clear();
-        float[] alone = record(embed(MeanVector.Weighting.EQUAL, List.of(window)).get(0)).embedding();
+        float[] alone = record(embed(List.of(window)).get(0)).embedding();
         assertThat(MODEL_TEXTS).containsExactlyElementsOf(TURNS.stream().map(TurnEvent::text).toList());
         for (int i = 0; i < alone.length; i++) {
             assertThat(alone[i]).isCloseTo(afterTurns[i], within(1e-5f));
@@ -124,7 +122,7 @@ class EmbeddingOperatorTest {
         MODEL_TEXTS.clear();
         StoreChange window = TurnWindowFunction.window(TURNS, WindowVectors.MODEL);
         StoreChange forget = new StoreChange.Sweep("acme", io.engram.model.retrieval.RecordType.TURN, 1, 2);
-        List<StoreChange> out = embed(MeanVector.Weighting.EQUAL, List.of(window, forget));
+        List<StoreChange> out = embed(List.of(window, forget));
         assertThat(MODEL_TEXTS).containsExactly(record(window).text());
         assertThat(out.get(1)).isEqualTo(forget);
         float[] own = model.embedDocument(record(window).text()).vector();
