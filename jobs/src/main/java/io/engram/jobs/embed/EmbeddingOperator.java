@@ -90,7 +90,7 @@ public final class EmbeddingOperator extends BatchingOperator<StoreChange> {
 
     /**
      * Counts a record as one text toward {@code maxBatch}, a window too: its turns' texts are in the cache or in this
-     * batch already, so the model's batch is as large as without windows.
+     * batch already (the turns' own records ask for them), so a window adds nothing to what the model embeds.
      */
     @Override
     protected boolean countAndCheckFull(StoreChange added) {
