@@ -252,6 +252,11 @@ final class BenchPipelineCommand implements Callable<Integer> {
                             + "   ratio %.2f%n", model.id(), pipelineTurns.perSecond(), embedderTurns,
                     embedderTurnsBefore.perSecond(), embedderTurnsAfter.perSecond(),
                     pipelineTurns.perSecond() / embedderTurns);
+            EmbedTexts.Counts texts = pipelineTurns.texts();
+            out.printf(Locale.ROOT, "turns (%s): the embedding operator's model embedded %d texts for %d turns (%.2f per"
+                            + " turn; compaction, sharing the cache, embeds some turns first); it asked for %d texts (a"
+                            + " window asks for its turns') and gave %d records a vector%n", model.id(),
+                    texts.model(), turnTexts.size(), texts.model() / (double) turnTexts.size(), texts.asked(), texts.vectors());
             double drift = Math.abs(embedderTurnsBefore.perSecond() - embedderTurnsAfter.perSecond()) / embedderTurns;
             if (drift > 0.05) {
                 out.printf(Locale.ROOT, "turns (%s): the embedder alone moved %.0f %% between its two runs: this machine's"

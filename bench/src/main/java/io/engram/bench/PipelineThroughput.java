@@ -7,6 +7,7 @@ import io.engram.jobs.PipelineConfig;
 import io.engram.model.embed.OnnxEmbedder;
 import io.engram.model.retrieval.RecordType;
 import java.util.List;
+import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
@@ -40,6 +41,7 @@ final class PipelineThroughput {
         p.setProperty("kafka.starting-offsets", "timestamp:" + producedFrom);
         p.setProperty("kafka.group", "bench-" + run);
         p.setProperty("opensearch.index", base.getProperty("opensearch.index") + "-" + run);
+        p.putAll(EmbedTexts.SETTINGS);
         PipelineConfig config = PipelineConfig.fromProperties(p);
         EngramSetup.prepare(config, step -> { }); // the run's index exists before its poller counts in it
         SearchableCount searchable = new SearchableCount(p.getProperty("opensearch.url"),
@@ -86,6 +88,7 @@ final class PipelineThroughput {
         new EngramPipeline(config).build(env, EngramPipeline.kafkaSource(config), EngramPipeline.sinks(config));
         StreamGraph job = env.getStreamGraph();
         job.setJobName("bench-" + run);
+        Map<String, Integer> countersBefore = EmbedTexts.mark();
         clusters.execute(job.getJobGraph(), flink, Math.max(1, config.parallelism()));
         poller.join(30_000);
         poller.interrupt();
@@ -96,7 +99,7 @@ final class PipelineThroughput {
             throw new IllegalStateException(run + ": not every record became searchable");
         }
         return new Measured(expected / ((last.get() - first.get()) / 1e9),
-                cpuAtLast.get().perRecordSince(cpuAtFirst.get(), expected));
+                cpuAtLast.get().perRecordSince(cpuAtFirst.get(), expected), EmbedTexts.since(countersBefore));
     }
 
     /**
@@ -120,10 +123,11 @@ final class PipelineThroughput {
             embedder.embedDocuments(texts.subList(i, Math.min(i + 32, texts.size())));
         }
         return new Measured(texts.size() / ((System.nanoTime() - t0) / 1e9),
-                CpuAccount.now().perRecordSince(cpu, texts.size()));
+                CpuAccount.now().perRecordSince(cpu, texts.size()),
+                new EmbedTexts.Counts(texts.size(), texts.size(), texts.size()));
     }
 
-    /** Records per second, and the CPU per record by thread group over the same span. */
-    record Measured(double perSecond, String cpu) {
+    /** Records per second, the CPU per record by thread group over the same span, and the texts embedded. */
+    record Measured(double perSecond, String cpu, EmbedTexts.Counts texts) {
     }
 }

@@ -6,6 +6,7 @@ import io.engram.model.collapse.CollapseConfig;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.partition.PartitionConfig;
 import io.engram.model.partition.TierBudget;
+import io.engram.jobs.windows.WindowVectors;
 import io.engram.model.retrieval.TurnWindows;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
@@ -35,6 +36,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              EmbeddingModel embeddingModel, int embedCacheEntries, int embedBatch, Duration embedDelay,
                              int bulkSize, Duration bulkDelay, Duration outOfOrderness, Duration sourceIdleness,
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl, TurnWindows turnWindows,
+                             WindowVectors windowVectors,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
                              boolean metricsEnabled, FactPolicy facts, boolean indexEntities) implements Serializable {
@@ -112,6 +114,7 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.duration("state.ttl", Duration.ofDays(30)),
                 new TurnWindows(p.integer("windows.size", TurnWindows.DEFAULT.size()),
                         p.integer("windows.stride", TurnWindows.DEFAULT.stride())),
+                WindowVectors.ofLabel(p.string("windows.vectors", WindowVectors.TURNS.label())),
                 p.duration("collapse.quiet-gap", Duration.ofMinutes(10)),
                 CollapseConfig.read(p::string),
                 p.duration("checkpoint.interval", Duration.ofSeconds(10)),

@@ -3,6 +3,7 @@ package io.engram.jobs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.engram.jobs.windows.WindowVectors;
 import io.engram.model.facts.FactPolicy;
 import io.engram.model.facts.Retention;
 import java.nio.file.Files;
@@ -48,6 +49,17 @@ class PipelineConfigTest {
         assertThat(facts.retentionOf("globex")).isEqualTo(new Retention(Duration.ofDays(30), null, Duration.ofDays(365)));
         p.setProperty("retention.turn", "1d");
         assertThatThrownBy(() -> PipelineConfig.fromProperties(p)).hasMessageContaining("[retention.turn]");
+    }
+
+    @Test
+    void windowVectorsComeFromTheTurnsUnlessSetAndAnUnknownSourceIsRefused() {
+        assertThat(PipelineConfig.defaults().windowVectors()).isEqualTo(WindowVectors.TURNS);
+        Properties p = new Properties();
+        p.setProperty("windows.vectors", "model");
+        assertThat(PipelineConfig.fromProperties(p).windowVectors()).isEqualTo(WindowVectors.MODEL);
+        p.setProperty("windows.vectors", "mean");
+        assertThatThrownBy(() -> PipelineConfig.fromProperties(p))
+                .hasMessage("windows.vectors: mean (use turns, model)");
     }
 
     @Test

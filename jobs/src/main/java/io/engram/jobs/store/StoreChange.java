@@ -7,6 +7,7 @@ import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.model.retrieval.RecordType;
 import java.time.Instant;
+import java.util.List;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
@@ -60,8 +61,19 @@ public sealed interface StoreChange permits StoreChange.Upsert, StoreChange.Dele
         return recordTimestamp != null ? recordTimestamp : tsMillis();
     }
 
-    /** Index a record, overwriting the one of its id. */
-    record Upsert(MemoryRecord record, String cycleId) implements StoreChange {
+    /**
+     * Index a record, overwriting the one of its id. {@code vectorOf}: the texts whose embeddings' mean is its vector
+     * (a window's turns, {@link io.engram.model.embed.MeanVector}); empty, its own text is embedded.
+     */
+    record Upsert(MemoryRecord record, String cycleId, List<String> vectorOf) implements StoreChange {
+
+        public Upsert {
+            vectorOf = vectorOf == null ? List.of() : List.copyOf(vectorOf);
+        }
+
+        public Upsert(MemoryRecord record, String cycleId) {
+            this(record, cycleId, List.of());
+        }
 
         @Override
         public String tenantId() {

@@ -55,6 +55,8 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     private static final byte SWEEP = 8;
     /** Added without a new layout: no state holds one (the writer writes its batch before every barrier). */
     private static final byte DOCUMENT_VERSION = 9;
+    /** An upsert whose vector is made of other texts' (a window's): added without a new layout, as no state holds one. */
+    private static final byte UPSERT_OF_TEXTS = 10;
 
     @Override
     protected int layoutVersion() {
@@ -70,9 +72,12 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
     @Override
     public void serialize(StoreChange change, DataOutputView out) throws IOException {
         if (change instanceof Upsert u) {
-            out.writeByte(UPSERT);
+            out.writeByte(u.vectorOf().isEmpty() ? UPSERT : UPSERT_OF_TEXTS);
             writeRecord(u.record(), out);
             Layout.writeString(u.cycleId(), out);
+            if (!u.vectorOf().isEmpty()) {
+                Layout.writeStrings(u.vectorOf(), out);
+            }
         } else if (change instanceof Delete d) {
             out.writeByte(DELETE);
             Layout.writeString(d.tenantId(), out);
@@ -134,6 +139,7 @@ final class StoreChangeSerializer extends LayoutSerializer<StoreChange> {
         byte kind = in.readByte();
         return switch (kind) {
             case UPSERT -> new Upsert(readRecord(in), Layout.readString(in));
+            case UPSERT_OF_TEXTS -> new Upsert(readRecord(in), Layout.readString(in), Layout.readStrings(in));
             case DELETE -> new Delete(Layout.readString(in), Layout.readString(in), RecordType.ofLabel(Layout.readString(in)),
                     Layout.readString(in), in.readLong(), Layout.readString(in));
             case REPLACE_DOCUMENT -> new ReplaceDocument(Layout.readString(in), Layout.readString(in),

@@ -34,7 +34,8 @@ import org.apache.flink.util.Collector;
  * {@link TurnEvent#sessionKey()}: keyed state holds the session's last {@code size} turns in seq order and how many
  * arrived since its last window; every {@code stride} turns a window of the kept turns goes to the store as a
  * {@link RecordType#WINDOW} record (its session, user, and its turns' ids as {@code source_refs}, so that a forget
- * of a turn, its session or its user deletes it with the turns), timed as its last turn. A turn id already kept is
+ * of a turn, its session or its user deletes it with the turns), timed as its last turn, its vector the mean of its
+ * turns' ({@link WindowVectors}). A turn id already kept is
  * a replay and is dropped. With windows off it keeps nothing and makes nothing.
  *
  * <p>Forgets arrive broadcast, as at compaction: a forgotten turn, session, user or tenant leaves the kept turns,
@@ -48,16 +49,17 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
     public static final MapStateDescriptor<String, ForgetEvent> FORGETS = new MapStateDescriptor<>("window-forgets",
             Types.STRING, TypeInformation.of(ForgetEvent.class));
 
-    /** The windows to make, and how long a session's kept turns and the forgets are kept. */
-    public record Settings(TurnWindows windows, Duration stateTtl) implements Serializable {
+    /** The windows to make, where their vectors come from, and how long a session's kept turns and the forgets are kept. */
+    public record Settings(TurnWindows windows, WindowVectors vectors, Duration stateTtl) implements Serializable {
 
         /** The pipeline's settings. */
         public static Settings of(PipelineConfig config) {
-            return new Settings(config.turnWindows(), config.stateTtl());
+            return new Settings(config.turnWindows(), config.windowVectors(), config.stateTtl());
         }
     }
 
     private final TurnWindows windows;
+    private final WindowVectors vectors;
     private final Duration stateTtl;
     private transient ListStateDescriptor<TurnEvent> keptDescriptor;
     private transient ListState<TurnEvent> kept;
@@ -66,6 +68,7 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
 
     public TurnWindowFunction(Settings settings) {
         this.windows = settings.windows();
+        this.vectors = settings.vectors();
         this.stateTtl = settings.stateTtl();
     }
 
@@ -109,14 +112,17 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
         kept.update(turns);
         int since = (sinceLast.value() == null ? 0 : sinceLast.value()) + 1;
         if (windows.due(since)) {
-            out.collect(window(turns));
+            out.collect(window(turns, vectors));
             since = 0;
         }
         sinceLast.update(since);
     }
 
-    /** The window of the kept turns, as a store record. */
-    static StoreChange window(List<TurnEvent> turns) {
+    /**
+     * The window of the kept turns, as a store record; its vector the mean of its turns' (their texts, exactly as
+     * their records are embedded) unless the model embeds its own text.
+     */
+    public static StoreChange window(List<TurnEvent> turns, WindowVectors vectors) {
         TurnEvent first = turns.get(0);
         TurnEvent last = turns.get(turns.size() - 1);
         String user = turns.stream().map(TurnEvent::userId).filter(u -> u != null).findFirst().orElse(null);
@@ -125,7 +131,8 @@ public final class TurnWindowFunction extends KeyedBroadcastProcessFunction<Stri
                 TurnWindows.text(turns.stream().map(TurnEvent::text).toList()),
                 Instant.ofEpochMilli(turns.stream().mapToLong(TurnEvent::tsMillis).max().orElseThrow()))
                 .session(first.sessionId()).user(user).provenance(turns.stream().map(TurnEvent::turnId).toList(), 0)
-                .position((int) Math.min(Integer.MAX_VALUE, first.seq())).build(), null);
+                .position((int) Math.min(Integer.MAX_VALUE, first.seq())).build(), null,
+                vectors == WindowVectors.MODEL ? List.of() : turns.stream().map(TurnEvent::text).toList());
     }
 
     /**

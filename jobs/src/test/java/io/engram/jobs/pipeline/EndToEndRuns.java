@@ -338,9 +338,14 @@ abstract class EndToEndRuns {
         // because a forget covered it (hooli's forgotten user)
         long dropped = metrics.sum("engram_records_dropped_forgotten");
         assertThat(dropped).isPositive();
-        assertThat(metrics.sum("engram_embed_texts") + summaries).isEqualTo(indexed + dropped);
+        assertThat(metrics.sum("engram_embed_vectors") + summaries).isEqualTo(indexed + dropped);
         assertThat(metrics.sum("engram_embed_cache_hits") + metrics.sum("engram_embed_cache_misses"))
                 .isEqualTo(metrics.sum("engram_embed_texts"));
+        // a window asks for its turns' texts, which their own records asked for too: it adds none to the model's
+        long windowsIndexed = plain.values().stream().mapToLong(lines -> ids(lines, "window").size()).sum();
+        assertThat(windowsIndexed).isPositive();
+        assertThat(metrics.sum("engram_embed_model_texts")).isPositive()
+                .isLessThanOrEqualTo(metrics.sum("engram_embed_vectors") - windowsIndexed);
         assertThat(metrics.sum("engram_forgets_applied"))
                 .as("hooli's user, umbrella's phone number and its expiry, vandelay's deletion").isEqualTo(4);
 

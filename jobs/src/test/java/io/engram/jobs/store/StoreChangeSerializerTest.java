@@ -40,6 +40,12 @@ class StoreChangeSerializerTest {
         assertThat(read.record().embedding()).isNull();
         assertThat(read.record().tier()).isNull();
         assertThat(read.cycleId()).isNull();
+        assertThat(read.vectorOf()).isEmpty();
+
+        MemoryRecord window = MemoryRecord.of("acme/s1/window/t0..t1", "acme", RecordType.WINDOW, "hi\nho", TS).build();
+        StoreChange.Upsert ofTurns = (StoreChange.Upsert) roundTrip(new StoreChange.Upsert(window, null, List.of("hi", "ho")));
+        assertThat(ofTurns.record()).isEqualTo(window);
+        assertThat(ofTurns.vectorOf()).containsExactly("hi", "ho");
     }
 
     @Test

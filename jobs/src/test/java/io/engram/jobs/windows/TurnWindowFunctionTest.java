@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.engram.jobs.compaction.TurnEvent;
 import io.engram.jobs.ingest.ForgetEvent;
+import io.engram.jobs.ingest.Payloads;
 import io.engram.jobs.store.StoreChange;
 import io.engram.model.retrieval.ForgetScope;
 import io.engram.model.retrieval.MemoryRecord;
@@ -24,7 +25,7 @@ class TurnWindowFunctionTest {
     private static KeyedBroadcastOperatorTestHarness<String, TurnEvent, ForgetEvent, StoreChange> harness(TurnWindows windows)
             throws Exception {
         var harness = new KeyedBroadcastOperatorTestHarness<>(new CoBroadcastWithKeyedOperator<>(
-                new TurnWindowFunction(new TurnWindowFunction.Settings(windows, Duration.ofDays(30))), List.of(TurnWindowFunction.FORGETS)),
+                new TurnWindowFunction(new TurnWindowFunction.Settings(windows, WindowVectors.TURNS, Duration.ofDays(30))), List.of(TurnWindowFunction.FORGETS)),
                 TurnEvent::sessionKey, Types.STRING, 128, 1, 0);
         harness.open();
         return harness;
@@ -57,6 +58,16 @@ class TurnWindowFunctionTest {
             assertThat(last.position()).isEqualTo(2);
             assertThat(last.ts().toEpochMilli()).isEqualTo(T0 + 60_000L * 5);
         }
+    }
+
+    @Test
+    void aWindowsVectorIsAskedOfItsTurnsTextsAsTheirRecordsHoldThemUnlessTheModelEmbedsItsText() {
+        List<TurnEvent> turns = List.of(turn("s1", "ann", 0), turn("s1", "ann", 1));
+        StoreChange.Upsert ofTurns = (StoreChange.Upsert) TurnWindowFunction.window(turns, WindowVectors.TURNS);
+        assertThat(ofTurns.vectorOf()).containsExactlyElementsOf(
+                turns.stream().map(t -> ((StoreChange.Upsert) Payloads.turnRecord(t)).record().text()).toList());
+        assertThat(ofTurns.record().text()).isEqualTo("said 0\nsaid 1");
+        assertThat(((StoreChange.Upsert) TurnWindowFunction.window(turns, WindowVectors.MODEL)).vectorOf()).isEmpty();
     }
 
     @Test
