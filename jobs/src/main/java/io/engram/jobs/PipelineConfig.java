@@ -9,6 +9,7 @@ import io.engram.model.partition.TierBudget;
 import io.engram.model.retrieval.TurnWindows;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
+import io.engram.store.VectorEncoding;
 import java.io.Serializable;
 import java.time.Duration;
 import io.engram.model.facts.FactPolicy;
@@ -37,7 +38,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              Duration allowedLateness, Duration sessionInactivity, Duration stateTtl, TurnWindows turnWindows,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
-                             boolean metricsEnabled, FactPolicy facts, boolean indexEntities) implements Serializable {
+                             boolean metricsEnabled, FactPolicy facts, boolean indexEntities,
+                             VectorEncoding vectorEncoding) implements Serializable {
 
     private static final Pattern RETENTION_KEY = Pattern.compile("retention\\.(?:([a-z0-9][a-z0-9_-]{0,62})\\.)?"
             + "(turns|summaries|memories)");
@@ -121,7 +123,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.string("state.dir", ""), // empty: ./engram run's per-user default
                 p.bool("metrics.enabled", true),
                 new FactPolicy(p.bool("memories.supersession", true), retention(p)),
-                p.bool("opensearch.entities", true));
+                p.bool("opensearch.entities", true),
+                VectorEncoding.of(p.string("opensearch.vector-encoding", VectorEncoding.DEFAULT.id())));
     }
 
     /**
