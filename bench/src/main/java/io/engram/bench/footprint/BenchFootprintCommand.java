@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.jobs.PipelineConfig;
+import io.engram.launcher.ExistingPath;
 import io.engram.model.embed.Embedder;
 import io.engram.model.embed.Embedding;
 import io.engram.model.embed.EmbeddingModel;
@@ -26,6 +27,7 @@ import java.util.stream.IntStream;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
@@ -43,7 +45,7 @@ public final class BenchFootprintCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--data", paramLabel = "FILE",
+    @Option(names = "--data", converter = ExistingPath.class, paramLabel = "FILE",
             description = "LoCoMo JSON whose turns are the texts (default: the paragraphs of the Markdown files under data/).")
     Path data;
 
@@ -60,6 +62,9 @@ public final class BenchFootprintCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter progress = spec.commandLine().getErr();
+        if (documents < 1 || queries < 1 || k < 1) {
+            throw new ParameterException(spec.commandLine(), "--documents, --queries and --k must be at least 1");
+        }
         FootprintCorpus corpus = FootprintCorpus.of(data != null ? FootprintCorpus.locomoTurns(data)
                 : FootprintCorpus.paragraphs(Path.of(System.getProperty("engram.root", "."), "data")), documents, queries);
         EmbeddingModel model = PipelineConfig.defaults().embeddingModel();
