@@ -58,6 +58,8 @@ class MemoryIndexTemplateTest {
         JsonNode floats = MemoryIndexTemplate.body(384, VectorEncoding.FLOAT).at("/template/mappings/properties/embedding");
         assertThat(floats.at("/method/parameters").has("encoder")).isFalse();
         assertThat(floats.at("/method/parameters/m").asInt()).isEqualTo(16);
+        // only script scoring reads a vector's doc values, and the store never scores by script
+        assertThat(floats.path("doc_values").asBoolean(true)).isFalse();
         assertThat(VectorEncoding.ofMapping(floats)).isEqualTo(VectorEncoding.FLOAT);
         JsonNode quantized = MemoryIndexTemplate.body(384, VectorEncoding.SQ).at("/template/mappings/properties/embedding");
         assertThat(quantized.at("/method/parameters/encoder/name").asText()).isEqualTo("sq");
