@@ -26,8 +26,8 @@ import java.util.stream.Stream;
 /**
  * One way of holding the memory index: its vector encoding, whether the vector is kept in {@code _source} (today)
  * or left out of it and derived from the vector files when a document is read ({@code index.knn.derived_source.enabled}),
- * and whether the k-NN field also keeps each vector in binary doc values (the plugin's default, read only by
- * script scoring, which the store does not use).
+ * and whether the k-NN field also keeps each vector in binary doc values (the plugin's default, and the template's
+ * before it turned them off: only script scoring reads them, which the store does not use).
  */
 record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSource, boolean vectorDocValues) {
 
@@ -61,9 +61,7 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
         int dimension = records.get(0).embedding().length;
         ObjectNode mappings = (ObjectNode) MemoryIndexTemplate.body(dimension, encoding).at("/template/mappings");
         mappings.putObject("_meta").put("embedding_model", model);
-        if (!vectorDocValues) {
-            ((ObjectNode) mappings.at("/properties/embedding")).put("doc_values", false);
-        }
+        ((ObjectNode) mappings.at("/properties/embedding")).put("doc_values", vectorDocValues);
         create.set("mappings", mappings);
         requireOk(send("PUT", url + "/" + index, create.toString()), index);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(url, index, RetryPolicy.DEFAULT)) {
