@@ -121,6 +121,8 @@ public final class BenchFootprintCommand implements Callable<Integer> {
                 .put("documents", m.documents()).put("store_bytes", m.storeBytes())
                 .put("bytes_per_document", m.storeBytes() / (double) m.documents())
                 .put("recall_at_k", found / (exact.size() * (double) k));
+        // a small segment may still be packed in one compound file (.cfs): then no per-extension sizes
+        row.put("compound_file", m.bytesByExtension().containsKey("cfs"));
         ObjectNode files = row.putObject("file_bytes_per_document");
         m.bytesByExtension().forEach((extension, bytes) -> files.put(extension, bytes / (double) m.documents()));
         return row;

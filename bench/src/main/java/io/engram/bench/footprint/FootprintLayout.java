@@ -57,7 +57,8 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
         ObjectNode create = JSON.createObjectNode();
         ObjectNode settings = create.putObject("settings").putObject("index");
         settings.put("number_of_shards", 1).put("number_of_replicas", 0).put("knn", true)
-                .put("knn.derived_source.enabled", derivedSource);
+                .put("knn.derived_source.enabled", derivedSource)
+                .put("compound_format", false); // files by extension, even for a small index
         int dimension = records.get(0).embedding().length;
         ObjectNode mappings = (ObjectNode) MemoryIndexTemplate.body(dimension, encoding).at("/template/mappings");
         mappings.putObject("_meta").put("embedding_model", model);
