@@ -1,5 +1,6 @@
 package io.engram.bench;
 
+import io.engram.bench.footprint.BenchFootprintCommand;
 import io.engram.bench.scale.BenchExportCommand;
 import io.engram.bench.scale.BenchScaleCommand;
 import picocli.CommandLine.Command;
@@ -9,6 +10,6 @@ import picocli.CommandLine.Command;
         description = "Benchmarks, each side by side with the alternative, run apart from the tests.",
         subcommands = {BenchRetrievalCommand.class, BenchCompactionCommand.class, BenchCollapseCommand.class,
                 BenchPipelineCommand.class, BenchApiCommand.class, BenchScaleCommand.class, BenchExportCommand.class,
-                BenchJmhCommand.class})
+                BenchJmhCommand.class, BenchFootprintCommand.class})
 final class BenchCommand {
 }

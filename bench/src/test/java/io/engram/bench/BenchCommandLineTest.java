@@ -33,7 +33,8 @@ class BenchCommandLineTest {
     @CsvSource(delimiter = '|', value = {
             "compaction --data           | --data",
             "pipeline --data             | --data",
-            "pipeline --agent-documents  | --agent-documents"})
+            "pipeline --agent-documents  | --agent-documents",
+            "footprint --data            | --data"})
     void aMissingFileIsOneLineNamingTheOption(String command, String option) {
         String missing = dir.resolve("absent.json").toString();
         String[] words = command.trim().split(" ");
@@ -48,6 +49,13 @@ class BenchCommandLineTest {
         assertThat(run("pipeline").err()).startsWith("engram: Missing required option: '--data=FILE'");
         assertThat(run("compaction").err()).startsWith("engram: Missing required option: '--data=FILE'");
         assertThat(run("pipeline").exit()).isEqualTo(2);
+    }
+
+    @Test
+    void theFootprintRefusesAnEmptySample() {
+        Run run = run("footprint", "--queries", "0");
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).startsWith("engram: --documents, --queries and --k must be at least 1");
     }
 
     @Test

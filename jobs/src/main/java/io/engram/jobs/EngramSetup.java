@@ -31,9 +31,10 @@ public final class EngramSetup {
         Topics.create(config.kafka(), config.topicPartitions());
         progress.accept("topics: " + Topics.ALL);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(config.openSearch(), config.index(), RetryPolicy.DEFAULT)) {
-            store.ensureIndex(config.embeddingModel().id(), EmbeddingModel.DIMENSION);
+            store.ensureIndex(config.embeddingModel().id(), EmbeddingModel.DIMENSION, config.vectorEncoding());
         }
-        progress.accept("index: " + config.index() + " (vectors of " + config.embeddingModel().id() + ")");
+        progress.accept("index: " + config.index() + " (vectors of " + config.embeddingModel().id() + ", encoding "
+                + config.vectorEncoding().id() + ")");
         try (Connection db = DriverManager.getConnection(config.postgresUrl(), config.postgresUser(),
                 Secrets.resolve(config.postgresPassword()))) {
             List<Integer> applied = SchemaMigrations.applyPending(db);

@@ -10,6 +10,7 @@ import io.engram.jobs.windows.WindowVectors;
 import io.engram.model.retrieval.TurnWindows;
 import io.engram.store.MemoryIndexTemplate;
 import io.engram.store.OpenSearchConnection;
+import io.engram.store.VectorEncoding;
 import java.io.Serializable;
 import java.time.Duration;
 import io.engram.model.facts.FactPolicy;
@@ -39,7 +40,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                              WindowVectors windowVectors,
                              Duration quietGap, CollapseConfig collapse, Duration checkpointInterval, int parallelism,
                              String transactionalIdPrefix, int topicPartitions, String stateDir,
-                             boolean metricsEnabled, FactPolicy facts, boolean indexEntities) implements Serializable {
+                             boolean metricsEnabled, FactPolicy facts, boolean indexEntities,
+                             VectorEncoding vectorEncoding) implements Serializable {
 
     private static final Pattern RETENTION_KEY = Pattern.compile("retention\\.(?:([a-z0-9][a-z0-9_-]{0,62})\\.)?"
             + "(turns|summaries|memories)");
@@ -124,7 +126,8 @@ public record PipelineConfig(String kafkaBootstrap, Map<String, String> kafkaPro
                 p.string("state.dir", ""), // empty: ./engram run's per-user default
                 p.bool("metrics.enabled", true),
                 new FactPolicy(p.bool("memories.supersession", true), retention(p)),
-                p.bool("opensearch.entities", true));
+                p.bool("opensearch.entities", true),
+                VectorEncoding.of(p.string("opensearch.vector-encoding", VectorEncoding.DEFAULT.id())));
     }
 
     /**

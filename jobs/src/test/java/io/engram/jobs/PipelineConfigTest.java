@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.engram.jobs.windows.WindowVectors;
 import io.engram.model.facts.FactPolicy;
 import io.engram.model.facts.Retention;
+import io.engram.store.VectorEncoding;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -68,6 +69,16 @@ class PipelineConfigTest {
         Properties p = new Properties();
         p.setProperty("opensearch.entities", "false");
         assertThat(PipelineConfig.fromProperties(p).indexEntities()).isFalse();
+    }
+
+    @Test
+    void theVectorEncodingIsFloatUnlessSetAndAnUnknownOneIsRefused() {
+        assertThat(PipelineConfig.defaults().vectorEncoding()).isEqualTo(VectorEncoding.FLOAT);
+        Properties p = new Properties();
+        p.setProperty("opensearch.vector-encoding", "sq");
+        assertThat(PipelineConfig.fromProperties(p).vectorEncoding()).isEqualTo(VectorEncoding.SQ);
+        p.setProperty("opensearch.vector-encoding", "half");
+        assertThatThrownBy(() -> PipelineConfig.fromProperties(p)).hasMessageContaining("'half': one of float, sq");
     }
 
     @Test

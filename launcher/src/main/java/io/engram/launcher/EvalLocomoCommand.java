@@ -72,6 +72,9 @@ final class EvalLocomoCommand implements Callable<Integer> {
     @Option(names = "--embed-model", paramLabel = "ID", description = "Embedding model of the pipeline (default: the pipeline's default).")
     String embedModel;
 
+    @Option(names = "--vector-encoding", paramLabel = "NAME", description = "The index's vector encoding, float or sq (default: the pipeline's).")
+    String vectorEncoding;
+
     @Option(names = "--config", converter = ExistingPath.class, paramLabel = "FILE",
             description = "Run against the Kafka, OpenSearch and PostgreSQL of this pipeline properties file instead of"
                     + " an embedded stack (a new index engram-memories-eval-<time> is written).")
@@ -123,6 +126,7 @@ final class EvalLocomoCommand implements Callable<Integer> {
             if (embedModel != null) {
                 p.setProperty("embed.model", EmbeddingModel.ofId(embedModel).id());
             }
+            Optional.ofNullable(vectorEncoding).ifPresent(e -> p.setProperty("opensearch.vector-encoding", e));
             PipelineConfig pipeline = PipelineConfig.fromProperties(p);
             EngramSetup.prepare(pipeline, step -> { });
             int turns = produce(pipeline.kafka(), conversations);

@@ -9,7 +9,15 @@ public interface MemoryIndexAdmin extends AutoCloseable {
      * index never mixes models: their vectors are not comparable). An index created before the template's current
      * fields gets them here.
      */
-    void ensureIndex(String embeddingModel, int dimension);
+    default void ensureIndex(String embeddingModel, int dimension) {
+        ensureIndex(embeddingModel, dimension, VectorEncoding.DEFAULT);
+    }
+
+    /**
+     * {@link #ensureIndex(String, int)} with vectors held in {@code encoding}; refuses an existing index whose
+     * vectors are held in another (the encoding is fixed in the mapping when the index is created).
+     */
+    void ensureIndex(String embeddingModel, int dimension, VectorEncoding encoding);
 
     /** Makes every write so far searchable (tests, the demo, the detector's read-back). */
     void refresh();

@@ -12,7 +12,8 @@ import java.util.Map;
 
 /**
  * The OpenSearch index template of memory records (docs/contracts.md, "Contracts"), from
- * {@code engram/opensearch/memory-records-template.json}, with the embedding dimension of the configured model.
+ * {@code engram/opensearch/memory-records-template.json}, with the embedding dimension of the configured model and
+ * the configured {@link VectorEncoding}.
  */
 public final class MemoryIndexTemplate {
 
@@ -26,8 +27,13 @@ public final class MemoryIndexTemplate {
     private MemoryIndexTemplate() {
     }
 
-    /** The template body for {@code PUT _index_template/engram-memories}, vectors of {@code dimension}. */
+    /** The template body for {@code PUT _index_template/engram-memories}, float vectors of {@code dimension}. */
     public static ObjectNode body(int dimension) {
+        return body(dimension, VectorEncoding.FLOAT);
+    }
+
+    /** The template body for {@code PUT _index_template/engram-memories}, vectors of {@code dimension} in {@code encoding}. */
+    public static ObjectNode body(int dimension, VectorEncoding encoding) {
         if (dimension < 1 || dimension > 16_000) {
             throw new IllegalArgumentException("embedding dimension out of range: " + dimension);
         }
@@ -37,7 +43,9 @@ public final class MemoryIndexTemplate {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        ((ObjectNode) template.at("/template/mappings/properties/embedding")).put("dimension", dimension);
+        ObjectNode embedding = (ObjectNode) template.at("/template/mappings/properties/embedding");
+        embedding.put("dimension", dimension);
+        encoding.applyTo(embedding);
         requireLuceneEngine(template.at("/template/mappings"));
         return template;
     }

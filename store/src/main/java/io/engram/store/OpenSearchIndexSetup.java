@@ -37,9 +37,10 @@ final class OpenSearchIndexSetup {
     }
 
     /** {@link MemoryIndexAdmin#ensureIndex}. */
-    void ensureIndex(String embeddingModel, int dimension) {
+    void ensureIndex(String embeddingModel, int dimension, VectorEncoding encoding) {
         try {
-            http.send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME, MemoryIndexTemplate.body(dimension).toString(), 200);
+            http.send("PUT", "/_index_template/" + MemoryIndexTemplate.NAME,
+                    MemoryIndexTemplate.body(dimension, encoding).toString(), 200);
             if (!exists()) {
                 create(embeddingModel);
             }
@@ -56,6 +57,16 @@ final class OpenSearchIndexSetup {
             throw new IllegalStateException("index " + index + " holds vectors of embedding model " + recorded
                     + ", not " + embeddingModel + ": keep embed.model=" + recorded + ", or write to a new opensearch.index"
                     + " and replay the topics into it (docs/operations.md, \"Changing the embedding model\")");
+        }
+        requireEncoding(mappings, encoding);
+    }
+
+    private void requireEncoding(JsonNode mappings, VectorEncoding encoding) {
+        VectorEncoding held = VectorEncoding.ofMapping(mappings.path("properties").path("embedding"));
+        if (held != encoding) {
+            throw new IllegalStateException("index " + index + " holds its vectors in encoding " + held.id() + ", not "
+                    + encoding.id() + ": keep opensearch.vector-encoding=" + held.id() + ", or write to a new"
+                    + " opensearch.index and replay the topics into it (docs/operations.md, \"Changing the embedding model\")");
         }
     }
 

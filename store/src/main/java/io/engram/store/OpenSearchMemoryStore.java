@@ -97,8 +97,8 @@ public final class OpenSearchMemoryStore implements MemoryStore {
     }
 
     @Override
-    public void ensureIndex(String embeddingModel, int dimension) {
-        setup.ensureIndex(embeddingModel, dimension);
+    public void ensureIndex(String embeddingModel, int dimension, VectorEncoding encoding) {
+        setup.ensureIndex(embeddingModel, dimension, encoding);
     }
 
     @Override

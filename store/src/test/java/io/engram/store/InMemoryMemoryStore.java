@@ -36,6 +36,7 @@ public final class InMemoryMemoryStore implements MemoryStore {
         final Map<String, MemoryRecord> records = new TreeMap<>();
         String model;
         int dimension;
+        VectorEncoding encoding;
     }
 
     private record Named(String index) implements MemoryStore.Factory {
@@ -62,14 +63,19 @@ public final class InMemoryMemoryStore implements MemoryStore {
     }
 
     @Override
-    public void ensureIndex(String embeddingModel, int dimension) {
+    public void ensureIndex(String embeddingModel, int dimension, VectorEncoding encoding) {
         synchronized (index) {
             if (index.model != null && !index.model.equals(embeddingModel)) {
                 throw new IllegalStateException("index " + name + " holds vectors of embedding model " + index.model
                         + ", not " + embeddingModel);
             }
+            if (index.encoding != null && index.encoding != encoding) {
+                throw new IllegalStateException("index " + name + " holds its vectors in encoding " + index.encoding.id()
+                        + ", not " + encoding.id());
+            }
             index.model = embeddingModel;
             index.dimension = dimension;
+            index.encoding = encoding;
         }
     }
 

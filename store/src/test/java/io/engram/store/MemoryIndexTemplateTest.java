@@ -54,4 +54,29 @@ class MemoryIndexTemplateTest {
                 .isInstanceOf(IllegalArgumentException.class)
                 .hasMessageContaining("[v, nested.w]");
     }
+
+    @Test
+    void eachEncodingMapsTheEmbeddingOnLucene() {
+        JsonNode floats = MemoryIndexTemplate.body(384, VectorEncoding.FLOAT).at("/template/mappings/properties/embedding");
+        assertThat(floats.at("/method/parameters").has("encoder")).isFalse();
+        assertThat(floats.at("/method/parameters/m").asInt()).isEqualTo(16);
+        // only script scoring reads a vector's doc values, and the store never scores by script
+        assertThat(floats.path("doc_values").asBoolean(true)).isFalse();
+        assertThat(VectorEncoding.ofMapping(floats)).isEqualTo(VectorEncoding.FLOAT);
+        JsonNode quantized = MemoryIndexTemplate.body(384, VectorEncoding.SQ).at("/template/mappings/properties/embedding");
+        assertThat(quantized.at("/method/parameters/encoder/name").asText()).isEqualTo("sq");
+        assertThat(quantized.at("/method/engine").asText()).isEqualTo("lucene");
+        assertThat(quantized.at("/method/parameters/ef_construction").asInt()).isEqualTo(100);
+        assertThat(quantized.path("dimension").asInt()).isEqualTo(384);
+        assertThat(VectorEncoding.ofMapping(quantized)).isEqualTo(VectorEncoding.SQ);
+        assertThat(MemoryIndexTemplate.body(384)).isEqualTo(MemoryIndexTemplate.body(384, VectorEncoding.DEFAULT));
+    }
+
+    @Test
+    void encodingsAreNamedAndAnUnknownNameIsRefusedWithTheKnownOnes() {
+        assertThat(VectorEncoding.of("float")).isEqualTo(VectorEncoding.FLOAT);
+        assertThat(VectorEncoding.of(" SQ ")).isEqualTo(VectorEncoding.SQ);
+        assertThatThrownBy(() -> VectorEncoding.of("int4")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("unknown opensearch.vector-encoding 'int4': one of float, sq");
+    }
 }

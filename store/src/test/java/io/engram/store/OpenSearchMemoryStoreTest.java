@@ -12,8 +12,10 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Random;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -128,5 +130,46 @@ class OpenSearchMemoryStoreTest {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
                 .method(method, json == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
         return HttpClient.newHttpClient().send(request.build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    @Test
+    void aRecordWrittenInEachEncodingIsFoundByItsOwnVectorFirst(EmbeddedOpenSearch openSearch) {
+        float[][] vectors = new float[40][];
+        Random random = new Random(7);
+        for (int i = 0; i < vectors.length; i++) {
+            vectors[i] = new float[16];
+            for (int d = 0; d < 16; d++) {
+                vectors[i][d] = (float) random.nextGaussian();
+            }
+        }
+        for (VectorEncoding encoding : VectorEncoding.values()) {
+            try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(openSearch.httpUrl(),
+                    "engram-memories-encoding-" + encoding.id() + "-test", RetryPolicy.DEFAULT)) {
+                store.ensureIndex("test-vectors", 16, encoding);
+                List<MemoryRecord> records = new ArrayList<>();
+                for (int i = 0; i < vectors.length; i++) {
+                    records.add(Records.memory("enc", "enc-" + i, "memory " + i, vectors[i]));
+                }
+                store.upsert(records);
+                store.refresh();
+                for (int i = 0; i < vectors.length; i++) {
+                    assertThat(store.knn("enc", vectors[i], 3, Set.of()).get(0).record().id())
+                            .as("%s record %d", encoding.id(), i).isEqualTo("enc-" + i);
+                }
+            }
+        }
+    }
+
+    @Test
+    void anIndexKeepsTheEncodingItWasCreatedWith(EmbeddedOpenSearch openSearch) {
+        String index = "engram-memories-encoding-kept-test";
+        try (OpenSearchMemoryStore quantized = new OpenSearchMemoryStore(openSearch.httpUrl(), index, RetryPolicy.DEFAULT)) {
+            quantized.ensureIndex("test-vectors", 3, VectorEncoding.SQ);
+            quantized.ensureIndex("test-vectors", 3, VectorEncoding.SQ);
+            assertThatThrownBy(() -> quantized.ensureIndex("test-vectors", 3, VectorEncoding.FLOAT))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("index " + index + " holds its vectors in encoding sq, not float")
+                    .hasMessageContaining("opensearch.vector-encoding=sq");
+        }
     }
 }

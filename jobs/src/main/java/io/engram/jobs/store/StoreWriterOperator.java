@@ -132,7 +132,7 @@ public final class StoreWriterOperator extends BatchingOperator<StoreChange> imp
         MemoryStore opened = storeFactory.open();
         store = opened;
         marksOfStoredMemories = Collections.newSetFromMap(new IdentityHashMap<>());
-        opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension());
+        opened.ensureIndex(settings.embeddingModel(), settings.vectorDimension(), settings.vectorEncoding());
         sweeps.restored().forEach(this::deleteSwept); // their rows were written by the checkpoint restored
         heldChanges = getKeyedStateStore().getListState(
                 new ListStateDescriptor<>("held-compaction-changes", HeldChange.Serializer.INSTANCE));
