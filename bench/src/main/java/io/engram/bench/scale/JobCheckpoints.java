@@ -101,9 +101,16 @@ final class JobCheckpoints {
         throw new IllegalStateException("the full checkpoint did not complete within ten minutes");
     }
 
-    /** A checkpoint's statistics, which the REST API may know only a moment after the checkpoint completed. */
+    /**
+     * A checkpoint's statistics, which the REST API may know only a moment after the checkpoint completed; when its
+     * details are not kept (a loaded job's history moves on), the overview's newest completed one if it is that one.
+     */
     private JsonNode details(String job, long checkpoint, long deadline) throws IOException, InterruptedException {
         while (true) {
+            JsonNode newest = rest.checkpoints(job).path("latest").path("completed");
+            if (newest.path("id").asLong() == checkpoint) {
+                return newest;
+            }
             try {
                 return send(HttpRequest.newBuilder(URI.create(rest.baseUrl() + "/jobs/" + job + "/checkpoints/details/"
                         + checkpoint)).GET());
