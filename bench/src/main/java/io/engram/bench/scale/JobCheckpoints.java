@@ -76,12 +76,18 @@ final class JobCheckpoints {
         return latest(job);
     }
 
-    /** Triggers a full checkpoint (every file written anew, as the first one of a job) and waits for it. */
+    /**
+     * Triggers a full checkpoint (every file written anew, as the first one of a job) and waits for it. Its duration
+     * and sizes come from the REST API's statistics; when Flink keeps none for it (seen with a loaded job: the details
+     * answer 404 for a checkpoint the trigger reported complete), the duration is the time from trigger to
+     * completion as polled, and the sizes are unknown ({@code -1}).
+     */
     Checkpoint full(String job, JobProcess process) throws IOException, InterruptedException {
+        long start = System.nanoTime();
         String trigger = send(HttpRequest.newBuilder(URI.create(rest.baseUrl() + "/jobs/" + job + "/checkpoints"))
                 .header("Content-Type", "application/json")
                 .POST(HttpRequest.BodyPublishers.ofString("{\"checkpointType\":\"FULL\"}"))).path("request-id").asText();
-        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        long deadline = start + Duration.ofMinutes(10).toNanos();
         while (System.nanoTime() < deadline) {
             JsonNode status = send(HttpRequest.newBuilder(URI.create(rest.baseUrl() + "/jobs/" + job + "/checkpoints/" + trigger)).GET());
             if (status.path("status").path("id").asText().equals("COMPLETED")) {
@@ -89,9 +95,12 @@ final class JobCheckpoints {
                 if (operation.has("failure-cause")) {
                     throw new IOException("the full checkpoint failed: " + operation.path("failure-cause"));
                 }
-                JsonNode c = details(job, operation.path("checkpointId").asLong(), deadline);
-                return new Checkpoint(c.path("id").asLong(), c.path("end_to_end_duration").asLong(),
-                        c.path("state_size").asLong(), c.path("checkpointed_size").asLong(), c.path("checkpoint_type").asText());
+                long id = operation.path("checkpointId").asLong();
+                long polled = Duration.ofNanos(System.nanoTime() - start).toMillis();
+                return details(job, id, System.nanoTime() + Duration.ofMinutes(1).toNanos())
+                        .map(c -> new Checkpoint(c.path("id").asLong(), c.path("end_to_end_duration").asLong(),
+                                c.path("state_size").asLong(), c.path("checkpointed_size").asLong(), c.path("checkpoint_type").asText()))
+                        .orElse(new Checkpoint(id, polled, -1, -1, "FULL"));
             }
             if (!process.alive()) {
                 throw new IllegalStateException("the job process died during a full checkpoint");
@@ -102,25 +111,23 @@ final class JobCheckpoints {
     }
 
     /**
-     * A checkpoint's statistics, which the REST API may know only a moment after the checkpoint completed; when its
-     * details are not kept (a loaded job's history moves on), the overview's newest completed one if it is that one.
+     * A checkpoint's statistics, which the REST API may know only a moment after the checkpoint completed, or the
+     * overview's newest completed one if it is that one; empty when neither has it by the deadline.
      */
-    private JsonNode details(String job, long checkpoint, long deadline) throws IOException, InterruptedException {
-        while (true) {
+    private Optional<JsonNode> details(String job, long checkpoint, long deadline) throws IOException, InterruptedException {
+        while (System.nanoTime() < deadline) {
             JsonNode newest = rest.checkpoints(job).path("latest").path("completed");
             if (newest.path("id").asLong() == checkpoint) {
-                return newest;
+                return Optional.of(newest);
             }
             try {
-                return send(HttpRequest.newBuilder(URI.create(rest.baseUrl() + "/jobs/" + job + "/checkpoints/details/"
-                        + checkpoint)).GET());
-            } catch (IOException e) { // not in the statistics yet
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
+                return Optional.of(send(HttpRequest.newBuilder(URI.create(rest.baseUrl() + "/jobs/" + job
+                        + "/checkpoints/details/" + checkpoint)).GET()));
+            } catch (IOException e) { // not in the statistics (yet)
                 TimeUnit.MILLISECONDS.sleep(500);
             }
         }
+        return Optional.empty();
     }
 
     private JsonNode send(HttpRequest.Builder request) throws IOException, InterruptedException {

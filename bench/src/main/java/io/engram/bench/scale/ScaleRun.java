@@ -224,7 +224,8 @@ final class ScaleRun {
         JobCheckpoints.Checkpoint full = checkpoints.full(id, job);
         report.putObject("checkpoint").put("incremental_ms", incremental.durationMillis())
                 .put("incremental_written_bytes", incremental.writtenBytes()).put("state_bytes", incremental.stateBytes())
-                .put("full_ms", full.durationMillis()).put("full_written_bytes", full.writtenBytes())
+                .put("full_ms", full.durationMillis())
+                .put("full_written_bytes", full.writtenBytes() < 0 ? null : full.writtenBytes())
                 .put("state_bytes_per_tenant", incremental.stateBytes() / (double) options.tenants())
                 .put("state_bytes_per_record", incremental.stateBytes() / (double) options.records());
         JobHeap.Heap heap = JobHeap.afterFullGc(job.pid());

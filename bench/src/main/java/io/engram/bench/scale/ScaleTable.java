@@ -116,12 +116,13 @@ final class ScaleTable {
         row(label, format, value.asDouble());
     }
 
+    /** A value not measured (NaN) shows as a dash. */
     private void row(String label, String format, double value) {
-        out.printf(Locale.ROOT, "| %s | " + format + " |%n", label, value);
+        out.printf(Locale.ROOT, "| %s | %s |%n", label, Double.isNaN(value) ? "—" : String.format(Locale.ROOT, format, value));
     }
 
     private static double mb(JsonNode bytes) {
-        return bytes.asDouble() / (1 << 20);
+        return bytes.isNull() || bytes.isMissingNode() ? Double.NaN : bytes.asDouble() / (1 << 20);
     }
 
     private static double secs(JsonNode millis) {

@@ -49,6 +49,14 @@ class EntityMentionsTest {
     }
 
     @Test
+    void anAcronymOrACamelCasedWordIsOneWord() {
+        // the shipped tokenizer splits these at a character ("sd k", "agent planner"); whole words name them
+        assertEquals(List.of("python sdk", "langgraph rest api"),
+                EntityMentions.in("Use the Python SDK to call the LangGraph REST API."));
+        assertEquals(List.of("crew", "agentplanner"), EntityMentions.in("A Crew can enable AgentPlanner for its tasks."));
+    }
+
+    @Test
     void aTextNamingNothingHasNoMentions() {
         assertEquals(List.of(), EntityMentions.in(""));
         assertEquals(List.of(), EntityMentions.in("   "));
