@@ -18,8 +18,9 @@ record IndexFootprint(RawHttp http, String openSearch, String index) {
                 .put("bytes_per_document", bytes / (double) documents).put("bytes_per_record_sent", bytes / (double) recordsSent)
                 .put("segments", primaries.at("/segments/count").asLong())
                 .put("segments_memory_bytes", primaries.at("/segments/memory_in_bytes").asLong())
-                .put("derived_source", http.get(openSearch + "/" + index + "/_settings?include_defaults=true").elements()
-                        .next().at("/settings/index/knn/derived_source/enabled").asBoolean(false));
+                // flat: nested, "index.knn" (true) and "index.knn.derived_source.enabled" do not fit one JSON tree
+                .put("derived_source", http.get(openSearch + "/" + index + "/_settings?flat_settings=true").elements()
+                        .next().path("settings").path("index.knn.derived_source.enabled").asBoolean(false));
         JsonNode jvm = http.get(openSearch + "/_nodes/stats/jvm").path("nodes").elements().next().at("/jvm/mem");
         out.put("node_heap_used_bytes", jvm.path("heap_used_in_bytes").asLong())
                 .put("node_heap_max_bytes", jvm.path("heap_max_in_bytes").asLong());

@@ -22,11 +22,14 @@ record LayoutTwins(RawHttp http, String openSearch, String index) {
         JsonNode mappings = http.get(openSearch + "/" + index + "/_mapping").elements().next().path("mappings");
         String shards = http.get(openSearch + "/" + index + "/_settings").elements().next()
                 .at("/settings/index/number_of_shards").asText();
-        copy(SOURCE_VECTORS, false, mappings, shards);
-        copy(DERIVED_SOURCE, true, mappings, shards);
+        // the second copied from the first: the job still writes to the loaded index (summaries, a forget), and
+        // both must hold the same documents
+        copy(index, SOURCE_VECTORS, false, mappings, shards);
+        copy(SOURCE_VECTORS, DERIVED_SOURCE, true, mappings, shards);
     }
 
-    private void copy(String name, boolean derivedSource, JsonNode mappings, String shards) throws InterruptedException {
+    private void copy(String from, String name, boolean derivedSource, JsonNode mappings, String shards)
+            throws InterruptedException {
         String url = openSearch + "/" + name;
         http.send("DELETE", url, null, null);
         ObjectNode create = RawHttp.JSON.createObjectNode();
@@ -35,7 +38,7 @@ record LayoutTwins(RawHttp http, String openSearch, String index) {
         create.set("mappings", mappings);
         http.ok("PUT", url, null, create);
         ObjectNode reindex = RawHttp.JSON.createObjectNode();
-        reindex.putObject("source").put("index", index);
+        reindex.putObject("source").put("index", from);
         reindex.putObject("dest").put("index", name);
         // a record is routed by its tenant, and derived source does not give _routing back to the reindex's read
         reindex.putObject("script").put("lang", "painless").put("source", "ctx._routing = ctx._source.tenant_id");

@@ -51,6 +51,7 @@ class ScaleBenchSmokeTest {
         assertThat(report.at("/operator/tenants_listed").asInt()).as("every tenant with cycle rows")
                 .isEqualTo(report.at("/operator/tenants_with_cycle_rows").asInt()).isGreaterThan(40);
         assertThat(report.at("/correctness/summaries").asLong()).as("sessions compacted").isPositive();
+        assertThat(report.at("/index/derived_source").asBoolean()).as("the job's index keeps vectors out of _source").isTrue();
         assertThat(report.get("reads")).hasSize(6);
         assertThat(report.get("layout_reads")).as("3 tenants, 2 rounds, 2 layouts").hasSize(12);
         assertThat(report.at("/layouts/source_vectors/documents").asLong()).as("both copies hold every document")
