@@ -1,20 +1,15 @@
 package io.engram.bench.footprint;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import io.engram.model.retrieval.MemoryRecord;
 import io.engram.store.MemoryIndexTemplate;
-import io.engram.store.MemoryReader;
 import io.engram.store.OpenSearchMemoryStore;
 import io.engram.store.RetryPolicy;
 import io.engram.store.VectorEncoding;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -38,8 +33,7 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
             new FootprintLayout("float, derived source, no doc values", VectorEncoding.FLOAT, true, false),
             new FootprintLayout("sq, derived source, no doc values", VectorEncoding.SQ, true, false));
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newHttpClient();
+    private static final RawHttp HTTP = new RawHttp();
 
     /** What the layout took for {@code records}, merged to one segment, and what its k-NN query found. */
     record Measured(FootprintLayout layout, long storeBytes, Map<String, Long> bytesByExtension, int documents,
@@ -53,8 +47,8 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
      */
     Measured measure(String url, String model, List<MemoryRecord> records, List<float[]> queries, int k) {
         String index = "footprint-" + encoding.id() + (derivedSource ? "-derived" : "-source") + (vectorDocValues ? "" : "-nodv");
-        send("DELETE", url + "/" + index, null);
-        ObjectNode create = JSON.createObjectNode();
+        HTTP.send("DELETE", url + "/" + index, null, null);
+        ObjectNode create = RawHttp.JSON.createObjectNode();
         ObjectNode settings = create.putObject("settings").putObject("index");
         settings.put("number_of_shards", 1).put("number_of_replicas", 0).put("knn", true)
                 .put("knn.derived_source.enabled", derivedSource)
@@ -64,23 +58,23 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
         mappings.putObject("_meta").put("embedding_model", model);
         ((ObjectNode) mappings.at("/properties/embedding")).put("doc_values", vectorDocValues);
         create.set("mappings", mappings);
-        requireOk(send("PUT", url + "/" + index, create.toString()), index);
+        HTTP.ok("PUT", url + "/" + index, null, create);
         try (OpenSearchMemoryStore store = new OpenSearchMemoryStore(url, index, RetryPolicy.DEFAULT)) {
             store.ensureIndex(model, dimension, encoding);
             for (int from = 0; from < records.size(); from += 500) {
                 store.upsert(records.subList(from, Math.min(records.size(), from + 500)));
             }
             store.refresh();
-            requireOk(send("POST", url + "/" + index + "/_forcemerge?max_num_segments=1", null), index);
+            HTTP.post(url + "/" + index + "/_forcemerge?max_num_segments=1", null);
             store.refresh();
-            JsonNode stats = json(send("GET", url + "/" + index + "/_stats/store,docs", null)).at("/_all/primaries");
-            String uuid = json(send("GET", url + "/" + index + "/_settings", null)).path(index).at("/settings/index/uuid").asText();
+            JsonNode stats = HTTP.get(url + "/" + index + "/_stats/store,docs").at("/_all/primaries");
+            String uuid = HTTP.get(url + "/" + index + "/_settings").path(index).at("/settings/index/uuid").asText();
             String tenant = records.get(0).tenantId();
             List<List<String>> hits = queries.stream().map(q -> store.knn(tenant, q, k, Set.of()).stream()
                     .map(h -> h.record().id()).toList()).toList();
             Measured measured = new Measured(this, stats.at("/store/size_in_bytes").asLong(), bytesByExtension(dataPath(url), uuid),
                     stats.at("/docs/count").asInt(), hits, sourceVectorError(url, index, records.get(0)));
-            requireOk(send("DELETE", url + "/" + index, null), index);
+            HTTP.ok("DELETE", url + "/" + index, null, null);
             return measured;
         }
     }
@@ -90,7 +84,7 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
      * vector files when the layout keeps it out of {@code _source}); a missing or short vector is an error.
      */
     private static double sourceVectorError(String url, String index, MemoryRecord record) {
-        JsonNode source = json(send("GET", url + "/" + index + "/_doc/" + record.id() + "?routing=" + record.tenantId(), null))
+        JsonNode source = HTTP.get(url + "/" + index + "/_doc/" + record.id() + "?routing=" + record.tenantId())
                 .at("/_source/embedding");
         float[] vector = record.embedding();
         if (source.size() != vector.length) {
@@ -106,7 +100,7 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
 
     /** Where the node keeps its data. */
     private static Path dataPath(String url) {
-        JsonNode node = json(send("GET", url + "/_nodes/stats/fs", null)).path("nodes").elements().next();
+        JsonNode node = HTTP.get(url + "/_nodes/stats/fs").path("nodes").elements().next();
         return Path.of(node.at("/fs/data/0/path").asText());
     }
 
@@ -127,35 +121,5 @@ record FootprintLayout(String name, VectorEncoding encoding, boolean derivedSour
             throw new IllegalStateException("no files of index " + uuid + " under " + dataDir);
         }
         return bytes;
-    }
-
-    private static HttpResponse<String> send(String method, String url, String body) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body))
-                .build();
-        try {
-            return HTTP.send(request, HttpResponse.BodyHandlers.ofString());
-        } catch (IOException e) {
-            throw new UncheckedIOException(method + " " + url + " failed", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted: " + method + " " + url, e);
-        }
-    }
-
-    private static void requireOk(HttpResponse<String> answer, String index) {
-        if (answer.statusCode() / 100 != 2) {
-            throw new IllegalStateException(answer.request().method() + " " + answer.request().uri() + " on " + index
-                    + " answered " + answer.statusCode() + ": " + answer.body());
-        }
-    }
-
-    private static JsonNode json(HttpResponse<String> answer) {
-        requireOk(answer, answer.request().uri().getPath());
-        try {
-            return JSON.readTree(answer.body());
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

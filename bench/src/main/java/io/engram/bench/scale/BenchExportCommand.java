@@ -3,6 +3,7 @@ package io.engram.bench.scale;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import io.engram.model.embed.EmbeddingModel;
 import io.engram.model.embed.HashedStandinEmbedder;
 import io.engram.model.retrieval.MemoryRecord;

@@ -1,6 +1,7 @@
 package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import io.engram.client.EngramProducer;
 import io.engram.client.Payload;
 import java.sql.Connection;

@@ -2,6 +2,7 @@ package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 

@@ -2,6 +2,7 @@ package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 
 /**
  * What the memory index costs OpenSearch as loaded: bytes on disk per document and per record sent, segments, the

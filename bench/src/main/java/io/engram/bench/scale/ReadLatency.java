@@ -3,6 +3,7 @@ package io.engram.bench.scale;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.engram.bench.FloorQueries;
 import io.engram.bench.Latencies;
+import io.engram.bench.RawHttp;
 import io.engram.model.embed.Embedder;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import io.engram.jobs.PipelineConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;

@@ -1,6 +1,7 @@
 package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.engram.bench.RawHttp;
 import io.engram.client.KafkaClients;
 import io.engram.client.Topics;
 import java.io.IOException;

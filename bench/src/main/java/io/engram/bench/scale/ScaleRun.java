@@ -1,6 +1,7 @@
 package io.engram.bench.scale;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.engram.bench.RawHttp;
 import io.engram.bench.scale.ScaleCorpus.Tenant;
 import io.engram.client.KafkaClients;
 import io.engram.client.Topics;

@@ -1,4 +1,4 @@
-package io.engram.bench.scale;
+package io.engram.bench;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -15,16 +15,16 @@ import java.util.concurrent.Executors;
  * JSON over HTTP, straight to a server (OpenSearch's REST API, the memory service): what the bench measures
  * against, and how it reads what the servers hold. A status other than 2xx is an error naming the request.
  */
-final class RawHttp {
+public final class RawHttp {
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    public static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpClient http = HttpClient.newBuilder().executor(Executors.newFixedThreadPool(16))
             .connectTimeout(Duration.ofSeconds(10)).build();
 
     /** The answer's status, body and the server's own account of its time ({@code Server-Timing}, or empty). */
-    record Answer(int status, String body, String serverTiming) {
-        JsonNode json() {
+    public record Answer(int status, String body, String serverTiming) {
+        public JsonNode json() {
             try {
                 return JSON.readTree(body);
             } catch (IOException e) {
@@ -33,12 +33,12 @@ final class RawHttp {
         }
     }
 
-    Answer send(String method, String url, String bearer, JsonNode body) {
+    public Answer send(String method, String url, String bearer, JsonNode body) {
         return send(method, url, bearer, null, body);
     }
 
     /** With an operator key, the tenant it reads for ({@code X-Engram-Tenant}). */
-    Answer send(String method, String url, String bearer, String forTenant, JsonNode body) {
+    public Answer send(String method, String url, String bearer, String forTenant, JsonNode body) {
         HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(120))
                 .header("Content-Type", "application/json")
                 .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
@@ -61,7 +61,7 @@ final class RawHttp {
     }
 
     /** A 2xx answer's JSON; anything else is an error with the answer. */
-    JsonNode ok(String method, String url, String bearer, JsonNode body) {
+    public JsonNode ok(String method, String url, String bearer, JsonNode body) {
         Answer answer = send(method, url, bearer, body);
         if (answer.status() / 100 != 2) {
             throw new IllegalStateException(method + " " + url + " answered " + answer.status() + ": "
@@ -70,11 +70,11 @@ final class RawHttp {
         return answer.json();
     }
 
-    JsonNode get(String url) {
+    public JsonNode get(String url) {
         return ok("GET", url, null, null);
     }
 
-    JsonNode post(String url, JsonNode body) {
+    public JsonNode post(String url, JsonNode body) {
         return ok("POST", url, null, body);
     }
 }
